@@ -1,0 +1,38 @@
+package dev.harness4j.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.example.notesagent.NotesAgentHarness;
+import dev.harness4j.api.CompletionMode;
+import dev.harness4j.core.HarnessRegistry;
+import dev.harness4j.core.Installation;
+import dev.harness4j.core.Installations;
+import dev.harness4j.testkit.Clis;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class DiscoveryTest {
+
+    private final HarnessRegistry registry = HarnessRegistry.fromServices();
+
+    @Test
+    void discoversTheThreeAdaptersAndAThirdPartyOne() {
+        assertThat(registry.ids()).containsExactly("aider", "claude-code", NotesAgentHarness.ID, "opencode");
+        assertThat(registry.loadFailures()).isEmpty();
+        assertThat(registry.require("claude-code").completionMode()).isEqualTo(CompletionMode.STRUCTURED);
+        assertThat(registry.require("opencode").completionMode()).isEqualTo(CompletionMode.OPAQUE);
+        assertThat(registry.require(NotesAgentHarness.ID)).isInstanceOf(NotesAgentHarness.class);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"claude-code, 2.1.197", "opencode, 1.18.33", "aider, 0.86.2"})
+    void probesTheVersionOfEachRealInstalledCli(String id, String pinned) {
+        Clis.require(registry.require(id));
+
+        Installation installation = Installations.defaults().check(registry.require(id));
+
+        assertThat(installation.installed()).isTrue();
+        assertThat(installation.version()).contains(pinned);
+    }
+}

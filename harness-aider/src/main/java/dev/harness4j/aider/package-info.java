@@ -1,0 +1,2 @@
+/** The aider adapter (id {@code aider}, OPAQUE). */
+package dev.harness4j.aider;

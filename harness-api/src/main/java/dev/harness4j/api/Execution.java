@@ -1,0 +1,144 @@
+package dev.harness4j.api;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * What one harness process did: the input of {@link Harness#interpret(Execution)}.
+ *
+ * <p>Output is given as files (a run may print gigabytes); the helpers here read them with
+ * bounded memory and replace invalid UTF-8 instead of failing.
+ *
+ * @param context the context the invocation was prepared from
+ * @param invocation what was started
+ * @param exitCode the process's exit code, or {@code null} when it never started or was killed
+ *     before an exit code could be read
+ * @param termination why it ended
+ * @param stdout the file holding everything the process wrote to stdout
+ * @param stderr the file holding everything the process wrote to stderr
+ * @param changes what changed in the workspace
+ * @param duration wall time from start to exit
+ */
+public record Execution(
+        HarnessContext context,
+        Invocation invocation,
+        Integer exitCode,
+        Termination termination,
+        Path stdout,
+        Path stderr,
+        GitChanges changes,
+        Duration duration) {
+
+    public Execution {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(invocation, "invocation");
+        Objects.requireNonNull(termination, "termination");
+        Objects.requireNonNull(stdout, "stdout");
+        Objects.requireNonNull(stderr, "stderr");
+        Objects.requireNonNull(changes, "changes");
+        Objects.requireNonNull(duration, "duration");
+    }
+
+    public Optional<Integer> exit() {
+        return Optional.ofNullable(exitCode);
+    }
+
+    /** Whether the process exited by itself with code 0. */
+    public boolean exitedCleanly() {
+        return termination.kind() == Termination.Kind.EXITED && exitCode != null && exitCode == 0;
+    }
+
+    /** Streams stdout line by line ({@code \r} stripped), whatever its size. */
+    public void forEachStdoutLine(Consumer<String> action) {
+        forEachLine(stdout, action);
+    }
+
+    /** Streams stderr line by line ({@code \r} stripped), whatever its size. */
+    public void forEachStderrLine(Consumer<String> action) {
+        forEachLine(stderr, action);
+    }
+
+    /** The last {@code n} lines of stdout. */
+    public List<String> stdoutTail(int n) {
+        return tail(stdout, n);
+    }
+
+    /** The last {@code n} lines of stderr. */
+    public List<String> stderrTail(int n) {
+        return tail(stderr, n);
+    }
+
+    /** The last {@code maxBytes} of stdout as text (invalid UTF-8 replaced). */
+    public String stdoutTailText(int maxBytes) {
+        return tailText(stdout, maxBytes);
+    }
+
+    private static void forEachLine(Path file, Consumer<String> action) {
+        if (!Files.exists(file)) {
+            return;
+        }
+        var decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE);
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(Files.newInputStream(file), decoder))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                action.accept(line);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read " + file, e);
+        }
+    }
+
+    private static List<String> tail(Path file, int n) {
+        if (n <= 0) {
+            return List.of();
+        }
+        Deque<String> lines = new ArrayDeque<>();
+        for (String line : tailText(file, 256 * 1024).split("\n", -1)) {
+            lines.addLast(line);
+            if (lines.size() > n + 1) {
+                lines.removeFirst();
+            }
+        }
+        List<String> out = new ArrayList<>(lines);
+        if (!out.isEmpty() && out.get(out.size() - 1).isEmpty()) {
+            out.remove(out.size() - 1);
+        }
+        while (out.size() > n) {
+            out.remove(0);
+        }
+        return out;
+    }
+
+    private static String tailText(Path file, int maxBytes) {
+        if (!Files.exists(file)) {
+            return "";
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
+            long len = raf.length();
+            int n = (int) Math.min(len, Math.max(0, maxBytes));
+            byte[] buf = new byte[n];
+            raf.seek(len - n);
+            raf.readFully(buf);
+            return new String(buf, StandardCharsets.UTF_8).replace("\r", "");
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read " + file, e);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.harness4j.api;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a run changed in its workspace relative to the base commit.
+ *
+ * @param baseCommit the commit the workspace started at
+ * @param headCommit the workspace's HEAD after the run
+ * @param headMoved whether HEAD differs from the base commit (the harness committed)
+ * @param dirty whether the working tree has uncommitted changes, untracked files included (the
+ *     library's own scratch files never count)
+ * @param files the paths changed since the base commit, committed or not
+ * @param insertions lines added since the base commit
+ * @param deletions lines removed since the base commit
+ */
+public record GitChanges(
+        String baseCommit, String headCommit, boolean headMoved, boolean dirty,
+        List<String> files, int insertions, int deletions) {
+
+    public GitChanges {
+        Objects.requireNonNull(baseCommit, "baseCommit");
+        Objects.requireNonNull(headCommit, "headCommit");
+        files = List.copyOf(Objects.requireNonNull(files, "files"));
+    }
+
+    /** No changes at the given commit. */
+    public static GitChanges none(String commit) {
+        return new GitChanges(commit, commit, false, false, List.of(), 0, 0);
+    }
+
+    /** The rule for opaque harnesses: {@code headMoved || dirty}. */
+    public boolean changed() {
+        return headMoved || dirty;
+    }
+}

@@ -1,0 +1,67 @@
+package dev.harness4j.api;
+
+import java.util.Optional;
+
+/**
+ * The SPI one adapter implements to make a coding-agent CLI runnable by harness4j.
+ *
+ * <p>Both translations are <em>pure</em>: {@link #prepare} turns a context into the invocation
+ * to start, {@link #interpret} turns what the process did into a result. Neither may start a
+ * process, a thread or a timer, nor write a file: harness-core owns all of that, which keeps an
+ * adapter small and testable without spawning anything. Implementations must be thread-safe
+ * (one instance serves concurrent runs) and have a public no-argument constructor when they are
+ * registered for {@link java.util.ServiceLoader} in
+ * {@code META-INF/services/dev.harness4j.api.Harness}.
+ *
+ * <pre>{@code
+ * public final class MyHarness implements Harness {
+ *     public String id() { return "my-agent"; }
+ *     public CompletionMode completionMode() { return CompletionMode.OPAQUE; }
+ *     public InstallInfo installInfo() {
+ *         return new InstallInfo("my-agent", List.of("--version"), "npm i -g my-agent@1.2.3");
+ *     }
+ *     public Invocation prepare(HarnessContext ctx) {
+ *         return Invocation.builder(ctx.executable(), "run", "--yes")
+ *                 .stdin(ctx.prompt()).workingDir(ctx.workspace()).build();
+ *     }
+ *     public HarnessResult interpret(Execution ex) {
+ *         return HarnessResult.builder(Outcomes.opaque(ex), ex.context().model()).build();
+ *     }
+ * }
+ * }</pre>
+ */
+public interface Harness {
+
+    /** Stable identifier such as {@code claude-code}, {@code opencode}, {@code aider}. */
+    String id();
+
+    /** Whether the CLI returns a machine-readable result envelope. */
+    CompletionMode completionMode();
+
+    /** The binary, how to ask its version and how to install it. */
+    InstallInfo installInfo();
+
+    /**
+     * Translates a run context into the process to start. Pure: no I/O.
+     *
+     * @throws HarnessException when the context cannot be served (for example a provider
+     *     that speaks no API this CLI understands); nothing has started at that point
+     */
+    Invocation prepare(HarnessContext context);
+
+    /** Translates what the process did into a result. Pure: reads only the execution's files. */
+    HarnessResult interpret(Execution execution);
+
+    /**
+     * An invocation that asks the CLI whether it is logged in, making no model call; empty when
+     * the CLI has no such probe (the default).
+     */
+    default Optional<Invocation> loginProbe(HarnessContext context) {
+        return Optional.empty();
+    }
+
+    /** Parses what {@link #loginProbe} printed; the default says the login is unknown. */
+    default Login interpretLogin(Execution execution) {
+        return Login.unknown();
+    }
+}

@@ -1,0 +1,17 @@
+package dev.harness4j.api;
+
+/**
+ * The root of every exception harness4j throws on purpose. Subclasses say what a caller can
+ * act on; messages say what was attempted, the key values, and the fix.
+ */
+public class HarnessException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public HarnessException(String message) {
+        super(message);
+    }
+
+    public HarnessException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

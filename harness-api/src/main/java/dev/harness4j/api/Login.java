@@ -1,0 +1,33 @@
+package dev.harness4j.api;
+
+import java.util.Objects;
+
+/**
+ * What a CLI says about its login, from its login probe. Every text field may be {@code null}
+ * when the CLI did not say.
+ *
+ * @param status logged in, not logged in, or unknown (no probe, or it failed)
+ * @param authMethod e.g. {@code api_key}, {@code oauth}
+ * @param apiProvider e.g. {@code firstParty}, {@code bedrock}
+ * @param keySource where the key came from, e.g. {@code ANTHROPIC_API_KEY}
+ * @param account the account or organisation
+ * @param subscription the subscription type
+ */
+public record Login(
+        Status status, String authMethod, String apiProvider, String keySource, String account, String subscription) {
+
+    /** Whether the CLI is logged in. */
+    public enum Status { LOGGED_IN, NOT_LOGGED_IN, UNKNOWN }
+
+    public Login {
+        Objects.requireNonNull(status, "status");
+    }
+
+    public static Login unknown() {
+        return new Login(Status.UNKNOWN, null, null, null, null, null);
+    }
+
+    public static Login notLoggedIn() {
+        return new Login(Status.NOT_LOGGED_IN, null, null, null, null, null);
+    }
+}

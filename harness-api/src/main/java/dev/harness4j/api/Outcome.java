@@ -1,0 +1,54 @@
+package dev.harness4j.api;
+
+import java.util.Locale;
+
+/**
+ * How a run ended, including the error classes a caller acts on (retry, wait, give up).
+ * Written to meta files by {@link #wireName()} ({@code completed}, {@code no-op}, ...).
+ */
+public enum Outcome {
+    /** The harness finished and changed the workspace (or reported success). */
+    COMPLETED,
+    /** The harness finished cleanly but changed nothing. */
+    NO_OP,
+    /** An error that fits no finer class. */
+    ERROR,
+    /** The guard stopped the run (inactivity or max runtime). */
+    TIMEOUT,
+    /** The run was bailed or shut down. */
+    BAILED,
+    /** The prompt exceeded the model's context window; terminal, never retried. */
+    CONTEXT_OVERFLOW,
+    /** The endpoint rate-limited the run; retry after the reset time. */
+    RATE_LIMITED,
+    /** The endpoint refused the credentials (401/403); never retried. */
+    AUTH,
+    /** A passing failure (5xx, 529 overloaded, dropped connection); retried with backoff. */
+    TRANSIENT,
+    /** The endpoint refused the request as malformed (other 400s); never retried. */
+    BAD_REQUEST,
+    /** The harness stopped at its max-turns limit. */
+    MAX_TURNS,
+    /** The harness stopped at its budget limit. */
+    BUDGET;
+
+    /** The kebab-case name used on disk: {@code no-op}, {@code rate-limited}, ... */
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** Parses a {@link #wireName()} (or the enum constant's name). */
+    public static Outcome fromWireName(String name) {
+        return valueOf(name.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
+
+    /** Whether the run did what it was asked without an error ({@code completed} or {@code no-op}). */
+    public boolean isSuccess() {
+        return this == COMPLETED || this == NO_OP;
+    }
+
+    /** Whether running the same spec again may succeed ({@code transient}, {@code rate-limited}). */
+    public boolean isRetryable() {
+        return this == TRANSIENT || this == RATE_LIMITED;
+    }
+}

@@ -1,0 +1,71 @@
+package dev.harness4j.api;
+
+/** Shared outcome rules adapters build on. Pure functions. */
+public final class Outcomes {
+    private Outcomes() {}
+
+    /**
+     * The outcome a guard or start failure imposes regardless of what the harness printed:
+     * {@code timeout} for the guard's limits, {@code bailed} for bail and shutdown, {@code error}
+     * when the process never started; {@code null} when the process exited by itself.
+     */
+    public static Outcome fromTermination(Termination termination) {
+        return switch (termination.kind()) {
+            case INACTIVITY_TIMEOUT, MAX_RUNTIME -> Outcome.TIMEOUT;
+            case BAILED, SHUTDOWN -> Outcome.BAILED;
+            case START_FAILED -> Outcome.ERROR;
+            case EXITED -> null;
+        };
+    }
+
+    /**
+     * The rule for harnesses without a result envelope: a stopped run is {@code timeout} or
+     * {@code bailed}; exit 0 and ({@code headMoved || dirty}) is {@code completed}; exit 0 and
+     * nothing changed is {@code no-op}; any other exit is {@code error}.
+     */
+    public static Outcome opaque(Execution execution) {
+        Outcome imposed = fromTermination(execution.termination());
+        if (imposed != null) {
+            return imposed;
+        }
+        if (!execution.exitedCleanly()) {
+            return Outcome.ERROR;
+        }
+        return execution.changes().changed() ? Outcome.COMPLETED : Outcome.NO_OP;
+    }
+
+    /**
+     * Classifies an HTTP status an endpoint answered with: 429 rate-limited, 401/403 auth,
+     * 5xx and 529 transient, 413 context-overflow, other 4xx bad-request; {@code null} for
+     * anything else.
+     */
+    public static Outcome fromHttpStatus(int status) {
+        if (status == 429) {
+            return Outcome.RATE_LIMITED;
+        }
+        if (status == 401 || status == 403) {
+            return Outcome.AUTH;
+        }
+        if (status == 413) {
+            return Outcome.CONTEXT_OVERFLOW;
+        }
+        if (status >= 500 && status <= 599) {
+            return Outcome.TRANSIENT;
+        }
+        if (status >= 400 && status <= 499) {
+            return Outcome.BAD_REQUEST;
+        }
+        return null;
+    }
+
+    /** Whether an error text speaks of an exceeded context window, in the words CLIs use. */
+    public static boolean mentionsContextOverflow(String text) {
+        if (text == null) {
+            return false;
+        }
+        String t = text.toLowerCase(java.util.Locale.ROOT);
+        return t.contains("context length") || t.contains("context window") || t.contains("context_length")
+                || t.contains("prompt is too long") || t.contains("maximum context") || t.contains("too many tokens")
+                || t.contains("contextwindowexceeded") || t.contains("context overflow");
+    }
+}

@@ -1,0 +1,169 @@
+package dev.harness4j.api;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What to run: a {@code {provider, model, harness}} triple, a prompt, and the baseline
+ * repository to work on.
+ *
+ * <pre>{@code
+ * RunSpec spec = RunSpec.builder("claude-code", "anthropic")
+ *         .model("claude-sonnet-4-5")
+ *         .prompt("Add a README")
+ *         .baseline(Path.of("/src/my-repo"))
+ *         .limits(Limits.NONE.withMaxRuntime(Duration.ofMinutes(20)))
+ *         .build();
+ * }</pre>
+ *
+ * @param harness the harness id, e.g. {@code claude-code}
+ * @param provider the provider name, resolved by a {@link ProviderResolver}
+ * @param model the requested model, or {@code null} for the provider's default model
+ * @param prompt the task given to the agent
+ * @param baseline the repository to isolate; never modified
+ * @param ref the commit-ish to start from, or {@code null} for the baseline's current branch
+ * @param isolation how the workspace is made
+ * @param limits the guard's limits
+ * @param systemPrompt text appended to the harness's system prompt where it supports that, or
+ *     {@code null}
+ * @param task a short label for the task (bench matrices), or {@code null}
+ * @param options harness-specific options (documented by each adapter), e.g. aider's {@code
+ *     edit-format}
+ */
+public record RunSpec(
+        String harness,
+        String provider,
+        String model,
+        String prompt,
+        Path baseline,
+        String ref,
+        Isolation isolation,
+        Limits limits,
+        String systemPrompt,
+        String task,
+        Map<String, String> options) {
+
+    public RunSpec {
+        Objects.requireNonNull(harness, "harness");
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(prompt, "prompt");
+        Objects.requireNonNull(baseline, "baseline");
+        Objects.requireNonNull(isolation, "isolation");
+        Objects.requireNonNull(limits, "limits");
+        options = Map.copyOf(Objects.requireNonNull(options, "options"));
+        if (harness.isBlank()) {
+            throw new IllegalArgumentException("harness must not be blank");
+        }
+        if (provider.isBlank()) {
+            throw new IllegalArgumentException("provider must not be blank");
+        }
+        if (model != null && model.isBlank()) {
+            throw new IllegalArgumentException("model must be null (provider default) or non-blank");
+        }
+    }
+
+    public static Builder builder(String harness, String provider) {
+        return new Builder(harness, provider);
+    }
+
+    /** A builder holding this spec's values, to derive a variant. */
+    public Builder toBuilder() {
+        Builder b = new Builder(harness, provider);
+        b.model = model;
+        b.prompt = prompt;
+        b.baseline = baseline;
+        b.ref = ref;
+        b.isolation = isolation;
+        b.limits = limits;
+        b.systemPrompt = systemPrompt;
+        b.task = task;
+        b.options.putAll(options);
+        return b;
+    }
+
+    public RunSpec withModel(String value) {
+        return toBuilder().model(value).build();
+    }
+
+    public RunSpec withPrompt(String value) {
+        return toBuilder().prompt(value).build();
+    }
+
+    /** Builds a {@link RunSpec}; {@code prompt} and {@code baseline} are required. */
+    public static final class Builder {
+        private final String harness;
+        private final String provider;
+        private String model;
+        private String prompt;
+        private Path baseline;
+        private String ref;
+        private Isolation isolation = Isolation.CLONE;
+        private Limits limits = Limits.NONE;
+        private String systemPrompt;
+        private String task;
+        private final Map<String, String> options = new LinkedHashMap<>();
+
+        private Builder(String harness, String provider) {
+            this.harness = Objects.requireNonNull(harness, "harness");
+            this.provider = Objects.requireNonNull(provider, "provider");
+        }
+
+        public Builder model(String value) {
+            this.model = value;
+            return this;
+        }
+
+        public Builder prompt(String value) {
+            this.prompt = Objects.requireNonNull(value, "prompt");
+            return this;
+        }
+
+        public Builder baseline(Path value) {
+            this.baseline = Objects.requireNonNull(value, "baseline");
+            return this;
+        }
+
+        public Builder ref(String value) {
+            this.ref = value;
+            return this;
+        }
+
+        public Builder isolation(Isolation value) {
+            this.isolation = Objects.requireNonNull(value, "isolation");
+            return this;
+        }
+
+        public Builder limits(Limits value) {
+            this.limits = Objects.requireNonNull(value, "limits");
+            return this;
+        }
+
+        public Builder systemPrompt(String value) {
+            this.systemPrompt = value;
+            return this;
+        }
+
+        public Builder task(String value) {
+            this.task = value;
+            return this;
+        }
+
+        public Builder option(String key, String value) {
+            options.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        public RunSpec build() {
+            if (prompt == null) {
+                throw new IllegalStateException("RunSpec needs a prompt: call prompt(..)");
+            }
+            if (baseline == null) {
+                throw new IllegalStateException("RunSpec needs a baseline repository: call baseline(..)");
+            }
+            return new RunSpec(harness, provider, model, prompt, baseline, ref, isolation, limits,
+                    systemPrompt, task, options);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.harness4j.api;
+
+import java.util.Objects;
+
+/**
+ * Why a harness process ended.
+ *
+ * @param kind the closed set of reasons
+ * @param reason a human-readable reason, e.g. {@code no new output within 30 s}; {@code null}
+ *     for a normal exit
+ */
+public record Termination(Kind kind, String reason) {
+
+    /** The ways a run's process can end. */
+    public enum Kind {
+        /** The process exited by itself. */
+        EXITED,
+        /** The guard stopped it: no new output within the inactivity timeout. */
+        INACTIVITY_TIMEOUT,
+        /** The guard stopped it: the max runtime was exceeded. */
+        MAX_RUNTIME,
+        /** Someone bailed the run. */
+        BAILED,
+        /** The JVM shut down or the runner was closed while it ran. */
+        SHUTDOWN,
+        /** The process could not be started (e.g. the binary does not exist). */
+        START_FAILED
+    }
+
+    public Termination {
+        Objects.requireNonNull(kind, "kind");
+    }
+
+    public static Termination exited() {
+        return new Termination(Kind.EXITED, null);
+    }
+
+    /** Whether the guard or a caller stopped the process (it did not exit by itself). */
+    public boolean stopped() {
+        return kind != Kind.EXITED && kind != Kind.START_FAILED;
+    }
+}

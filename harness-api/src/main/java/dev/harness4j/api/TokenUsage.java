@@ -1,0 +1,79 @@
+package dev.harness4j.api;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Tokens a run used. Each figure is {@code null} when it was not measured: an absent figure is
+ * never 0, and sums over runs count unmeasured runs separately.
+ *
+ * @param input input (prompt) tokens, cache reads and writes excluded
+ * @param output output tokens (reasoning tokens included where the CLI reports them)
+ * @param cacheRead input tokens read from the prompt cache
+ * @param cacheWrite input tokens written to the prompt cache
+ * @param source who measured the figures; {@code null} when nothing was measured
+ */
+public record TokenUsage(Long input, Long output, Long cacheRead, Long cacheWrite, Source source) {
+
+    /** Who measured a run's tokens. */
+    public enum Source {
+        /** Parsed by the adapter from the CLI's own output. */
+        ADAPTER,
+        /** Measured at a gateway in front of the model endpoint. */
+        GATEWAY
+    }
+
+    private static final TokenUsage UNMEASURED = new TokenUsage(null, null, null, null, null);
+
+    public TokenUsage {
+        requireNonNegative(input, "input");
+        requireNonNegative(output, "output");
+        requireNonNegative(cacheRead, "cacheRead");
+        requireNonNegative(cacheWrite, "cacheWrite");
+        if (source == null && (input != null || output != null || cacheRead != null || cacheWrite != null)) {
+            throw new IllegalArgumentException("measured tokens need a source");
+        }
+    }
+
+    /** Nothing was measured. */
+    public static TokenUsage unmeasured() {
+        return UNMEASURED;
+    }
+
+    /** Figures parsed by an adapter; pass {@code null} for any figure the CLI did not report. */
+    public static TokenUsage ofAdapter(Long input, Long output, Long cacheRead, Long cacheWrite) {
+        if (input == null && output == null && cacheRead == null && cacheWrite == null) {
+            return UNMEASURED;
+        }
+        return new TokenUsage(input, output, cacheRead, cacheWrite, Source.ADAPTER);
+    }
+
+    /** Whether any figure was measured. */
+    public boolean isMeasured() {
+        return source != null;
+    }
+
+    public Optional<Source> sourceValue() {
+        return Optional.ofNullable(source);
+    }
+
+    /** Sum of the measured figures, empty when nothing was measured. */
+    public OptionalLong total() {
+        if (!isMeasured()) {
+            return OptionalLong.empty();
+        }
+        long t = 0;
+        for (Long v : new Long[] {input, output, cacheRead, cacheWrite}) {
+            if (v != null) {
+                t += v;
+            }
+        }
+        return OptionalLong.of(t);
+    }
+
+    private static void requireNonNegative(Long v, String name) {
+        if (v != null && v < 0) {
+            throw new IllegalArgumentException(name + " must be >= 0, was " + v);
+        }
+    }
+}

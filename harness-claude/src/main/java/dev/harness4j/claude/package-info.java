@@ -1,0 +1,2 @@
+/** The Claude Code adapter (id {@code claude-code}, STRUCTURED). */
+package dev.harness4j.claude;

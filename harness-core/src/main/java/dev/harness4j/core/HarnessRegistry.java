@@ -1,0 +1,166 @@
+package dev.harness4j.core;
+
+import dev.harness4j.api.Harness;
+import dev.harness4j.api.UnknownHarnessException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The harness adapters known to one runner: those found with {@link ServiceLoader} plus those
+ * added in code. Immutable and thread-safe once built.
+ *
+ * <pre>{@code
+ * HarnessRegistry registry = HarnessRegistry.builder()
+ *         .loadServices()              // every adapter jar on the class path
+ *         .add(new MyHarness())        // plus adapters made in code
+ *         .build();
+ * Harness claude = registry.require("claude-code");
+ * }</pre>
+ *
+ * <p>Two adapters with the same id fail the build naming both classes. An adapter jar whose
+ * provider fails to load is recorded in {@link #loadFailures()} and logged; it does not hide
+ * the others.
+ */
+public final class HarnessRegistry {
+    private static final Logger log = LoggerFactory.getLogger(HarnessRegistry.class);
+
+    private final Map<String, Harness> byId;
+    private final List<String> loadFailures;
+
+    private HarnessRegistry(Map<String, Harness> byId, List<String> loadFailures) {
+        this.byId = Collections.unmodifiableMap(new LinkedHashMap<>(byId));
+        this.loadFailures = List.copyOf(loadFailures);
+    }
+
+    /** A registry of every adapter on the class path of this class's loader. */
+    public static HarnessRegistry fromServices() {
+        return builder().loadServices().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The adapter with this id.
+     *
+     * @throws UnknownHarnessException naming the id and listing the known ones
+     */
+    public Harness require(String id) {
+        Objects.requireNonNull(id, "id");
+        Harness h = byId.get(id);
+        if (h == null) {
+            throw new UnknownHarnessException(id, byId.keySet());
+        }
+        return h;
+    }
+
+    public Optional<Harness> find(String id) {
+        return Optional.ofNullable(byId.get(id));
+    }
+
+    /** The known ids, sorted. */
+    public Set<String> ids() {
+        return Collections.unmodifiableSet(new TreeSet<>(byId.keySet()));
+    }
+
+    public List<Harness> harnesses() {
+        return List.copyOf(byId.values());
+    }
+
+    /** One line per adapter provider that failed to load: the error, with its cause. */
+    public List<String> loadFailures() {
+        return loadFailures;
+    }
+
+    /** Builds a {@link HarnessRegistry}. */
+    public static final class Builder {
+        private final List<Harness> harnesses = new ArrayList<>();
+        private final List<String> failures = new ArrayList<>();
+
+        private Builder() {}
+
+        /** Adds every adapter registered in {@code META-INF/services} on the context class path. */
+        public Builder loadServices() {
+            ClassLoader cl = Thread.currentThread().getContextClassLoader();
+            return loadServices(cl != null ? cl : HarnessRegistry.class.getClassLoader());
+        }
+
+        /** Adds every adapter registered in {@code META-INF/services} visible to the loader. */
+        public Builder loadServices(ClassLoader loader) {
+            ServiceLoader<Harness> sl = ServiceLoader.load(Harness.class, loader);
+            for (ServiceLoader.Provider<Harness> provider : providers(sl)) {
+                try {
+                    harnesses.add(provider.get());
+                } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
+                    recordFailure(provider.type().getName(), e);
+                }
+            }
+            return this;
+        }
+
+        private List<ServiceLoader.Provider<Harness>> providers(ServiceLoader<Harness> sl) {
+            List<ServiceLoader.Provider<Harness>> out = new ArrayList<>();
+            var it = sl.stream().iterator();
+            while (true) {
+                try {
+                    if (!it.hasNext()) {
+                        break;
+                    }
+                    out.add(it.next());
+                } catch (ServiceConfigurationError e) {
+                    // a provider class that is missing or cannot be instantiated: record, go on
+                    recordFailure("(unloadable provider)", e);
+                }
+            }
+            return out;
+        }
+
+        private void recordFailure(String what, Throwable e) {
+            String msg = "harness adapter " + what + " failed to load: " + e
+                    + (e.getCause() != null ? " (caused by " + e.getCause() + ")" : "");
+            failures.add(msg);
+            log.warn("{}", msg);
+        }
+
+        /** Adds an adapter made in code. */
+        public Builder add(Harness harness) {
+            harnesses.add(Objects.requireNonNull(harness, "harness"));
+            return this;
+        }
+
+        /**
+         * Builds the registry.
+         *
+         * @throws IllegalStateException when two adapters share an id (naming both classes) or
+         *     an adapter has a blank id
+         */
+        public HarnessRegistry build() {
+            Map<String, Harness> byId = new LinkedHashMap<>();
+            for (Harness h : harnesses) {
+                String id = h.id();
+                if (id == null || id.isBlank()) {
+                    throw new IllegalStateException("harness adapter " + h.getClass().getName() + " has a blank id");
+                }
+                Harness previous = byId.putIfAbsent(id, h);
+                if (previous != null) {
+                    throw new IllegalStateException("two harness adapters have the id '" + id + "': "
+                            + previous.getClass().getName() + " and " + h.getClass().getName()
+                            + "; remove one of the jars or register only one of them");
+                }
+            }
+            return new HarnessRegistry(byId, failures);
+        }
+    }
+}

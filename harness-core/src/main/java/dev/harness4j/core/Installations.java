@@ -1,0 +1,209 @@
+package dev.harness4j.core;
+
+import dev.harness4j.api.Harness;
+import dev.harness4j.api.HarnessException;
+import dev.harness4j.api.HarnessNotInstalledException;
+import dev.harness4j.api.InstallInfo;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Finds harness CLIs and asks their versions. Looks, in order, at a path configured for the
+ * harness id, the tools cache that {@code scripts/install-clis.sh} fills ({@code
+ * $HARNESS4J_TOOLS/bin}, default {@code ~/.cache/harness4j/tools/bin}), then {@code PATH}.
+ * Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * Installations installs = Installations.builder().path("aider", Path.of("/opt/aider/bin/aider")).build();
+ * Path claude = installs.require(registry.require("claude-code"));   // throws with the install hint
+ * }</pre>
+ */
+public final class Installations {
+    /** How long a version probe may take before it is killed: 30 s (some CLIs start slowly). */
+    public static final Duration DEFAULT_VERSION_TIMEOUT = Duration.ofSeconds(30);
+
+    /** The environment variable naming the tools cache. */
+    public static final String TOOLS_ENV = "HARNESS4J_TOOLS";
+
+    private final Map<String, Path> configured;
+    private final List<Path> searchDirs;
+    private final Duration versionTimeout;
+
+    private Installations(Builder b) {
+        this.configured = Map.copyOf(b.configured);
+        this.searchDirs = List.copyOf(b.searchDirs);
+        this.versionTimeout = b.versionTimeout;
+    }
+
+    /** The default lookup: the tools cache, then {@code PATH}. */
+    public static Installations defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The tools cache's {@code bin} directory: {@code $HARNESS4J_TOOLS/bin} or {@code ~/.cache/harness4j/tools/bin}. */
+    public static Path defaultToolsBin() {
+        String env = System.getenv(TOOLS_ENV);
+        Path tools = env != null && !env.isBlank()
+                ? Path.of(env)
+                : Path.of(System.getProperty("user.home"), ".cache", "harness4j", "tools");
+        return tools.resolve("bin");
+    }
+
+    /** Where the harness's binary is, without running it. */
+    public Optional<Path> locate(Harness harness) {
+        InstallInfo info = harness.installInfo();
+        Path explicit = configured.get(harness.id());
+        if (explicit != null) {
+            return Files.isExecutable(explicit) ? Optional.of(explicit.toAbsolutePath()) : Optional.empty();
+        }
+        Path asGiven = Path.of(info.binary());
+        if (asGiven.isAbsolute()) {
+            return Files.isExecutable(asGiven) ? Optional.of(asGiven) : Optional.empty();
+        }
+        for (Path dir : searchDirs) {
+            Path candidate = dir.resolve(info.binary());
+            if (Files.isExecutable(candidate) && !Files.isDirectory(candidate)) {
+                return Optional.of(candidate.toAbsolutePath());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The harness's executable.
+     *
+     * @throws HarnessNotInstalledException with the adapter's install hint when it is missing
+     */
+    public Path require(Harness harness) {
+        return locate(harness).orElseThrow(() -> new HarnessNotInstalledException(
+                harness.id(), harness.installInfo().binary(), harness.installInfo().installHint(),
+                describeMiss(harness)));
+    }
+
+    /** Locates the binary and runs its version probe. Never throws for a missing binary. */
+    public Installation check(Harness harness) {
+        InstallInfo info = harness.installInfo();
+        Optional<Path> exe = locate(harness);
+        String version = null;
+        if (exe.isPresent()) {
+            version = probeVersion(exe.get(), info.versionArgs()).orElse(null);
+        }
+        return new Installation(harness.id(), info.binary(), exe.orElse(null), version, info.installHint());
+    }
+
+    private String describeMiss(Harness harness) {
+        Path explicit = configured.get(harness.id());
+        if (explicit != null) {
+            return "the configured path " + explicit + " is not an executable file";
+        }
+        return "'" + harness.installInfo().binary() + "' was not found in " + searchDirs;
+    }
+
+    private Optional<String> probeVersion(Path exe, List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(exe.toString());
+        cmd.addAll(args);
+        Process p = null;
+        try {
+            Path out = Files.createTempFile("harness4j-version", ".txt");
+            try {
+                p = new ProcessBuilder(cmd)
+                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                        .redirectErrorStream(true)
+                        .redirectOutput(out.toFile())
+                        .start();
+                if (!p.waitFor(versionTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new HarnessException("version probe " + cmd + " did not finish within "
+                            + versionTimeout.toSeconds() + " s");
+                }
+                if (p.exitValue() != 0) {
+                    return Optional.empty();
+                }
+                try (InputStream in = Files.newInputStream(out)) {
+                    String text = new String(in.readNBytes(4096), StandardCharsets.UTF_8).strip();
+                    return text.isEmpty() ? Optional.empty() : Optional.of(text.lines().findFirst().orElse(text));
+                }
+            } finally {
+                Files.deleteIfExists(out);
+            }
+        } catch (IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } finally {
+            if (p != null && p.isAlive()) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    /** Builds {@link Installations}. */
+    public static final class Builder {
+        private final Map<String, Path> configured = new LinkedHashMap<>();
+        private final List<Path> searchDirs = new ArrayList<>();
+        private Duration versionTimeout = DEFAULT_VERSION_TIMEOUT;
+        private boolean useDefaults = true;
+
+        private Builder() {}
+
+        /** Uses exactly this executable for the harness id (no search). */
+        public Builder path(String harnessId, Path executable) {
+            configured.put(Objects.requireNonNull(harnessId, "harnessId"), Objects.requireNonNull(executable, "executable"));
+            return this;
+        }
+
+        /** Searches this directory before the tools cache and {@code PATH}. */
+        public Builder searchDir(Path dir) {
+            searchDirs.add(Objects.requireNonNull(dir, "dir"));
+            return this;
+        }
+
+        /** Searches only the directories given with {@link #searchDir}, not the tools cache or {@code PATH}. */
+        public Builder noDefaultSearch() {
+            useDefaults = false;
+            return this;
+        }
+
+        public Builder versionTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("versionTimeout must be positive, was " + timeout);
+            }
+            this.versionTimeout = timeout;
+            return this;
+        }
+
+        public Installations build() {
+            if (useDefaults) {
+                searchDirs.add(defaultToolsBin());
+                String path = System.getenv("PATH");
+                if (path != null) {
+                    for (String entry : path.split(File.pathSeparator)) {
+                        if (!entry.isBlank()) {
+                            searchDirs.add(Path.of(entry));
+                        }
+                    }
+                }
+            }
+            return new Installations(this);
+        }
+    }
+}

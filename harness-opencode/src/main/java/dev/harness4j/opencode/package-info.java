@@ -1,0 +1,2 @@
+/** The opencode adapter (id {@code opencode}, OPAQUE). */
+package dev.harness4j.opencode;

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs the real harness CLIs at pinned versions into a cache outside the checkout.
+# Idempotent: a second run with everything in place only checks stamps and exits.
+#
+#   HARNESS4J_TOOLS   where to install (default: ~/.cache/harness4j/tools)
+#
+# Layout:
+#   $HARNESS4J_TOOLS/npm/node_modules/.bin/{claude,opencode}
+#   $HARNESS4J_TOOLS/aider-venv/bin/aider
+#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider}   symlinks: put this on PATH
+set -euo pipefail
+
+CLAUDE_VERSION=2.1.197
+OPENCODE_VERSION=1.18.33
+AIDER_VERSION=0.86.2
+
+TOOLS="${HARNESS4J_TOOLS:-$HOME/.cache/harness4j/tools}"
+mkdir -p "$TOOLS/bin"
+
+log() { printf '[install-clis] %s\n' "$*" >&2; }
+
+npm_stamp="$TOOLS/npm/.stamp-claude-$CLAUDE_VERSION-opencode-$OPENCODE_VERSION"
+if [ -f "$npm_stamp" ] && [ -x "$TOOLS/npm/node_modules/.bin/claude" ] && [ -x "$TOOLS/npm/node_modules/.bin/opencode" ]; then
+  log "claude-code $CLAUDE_VERSION and opencode-ai $OPENCODE_VERSION already installed"
+else
+  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
+  log "installing @anthropic-ai/claude-code@$CLAUDE_VERSION and opencode-ai@$OPENCODE_VERSION"
+  mkdir -p "$TOOLS/npm"
+  rm -f "$TOOLS"/npm/.stamp-*
+  [ -f "$TOOLS/npm/package.json" ] || echo '{"name":"harness4j-tools","private":true}' > "$TOOLS/npm/package.json"
+  npm install --prefix "$TOOLS/npm" --no-audit --no-fund --loglevel=error \
+    "@anthropic-ai/claude-code@$CLAUDE_VERSION" "opencode-ai@$OPENCODE_VERSION" >&2
+  touch "$npm_stamp"
+fi
+ln -sf "$TOOLS/npm/node_modules/.bin/claude" "$TOOLS/bin/claude"
+ln -sf "$TOOLS/npm/node_modules/.bin/opencode" "$TOOLS/bin/opencode"
+
+aider_stamp="$TOOLS/aider-venv/.stamp-aider-$AIDER_VERSION"
+if [ -f "$aider_stamp" ] && [ -x "$TOOLS/aider-venv/bin/aider" ]; then
+  log "aider-chat $AIDER_VERSION already installed"
+else
+  log "installing aider-chat==$AIDER_VERSION into its own virtualenv"
+  PY="${HARNESS4J_PYTHON:-python3}"
+  rm -rf "$TOOLS/aider-venv"
+  "$PY" -m venv "$TOOLS/aider-venv"
+  "$TOOLS/aider-venv/bin/pip" install --quiet --disable-pip-version-check "aider-chat==$AIDER_VERSION" >&2
+  touch "$aider_stamp"
+fi
+ln -sf "$TOOLS/aider-venv/bin/aider" "$TOOLS/bin/aider"
+
+log "tools ready in $TOOLS/bin"
