@@ -5,13 +5,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.deser.DeserializationProblemHandler;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -64,6 +62,11 @@ public final class ProvidersFile {
     /** The format version written and accepted: {@value}. */
     public static final int SCHEMA_VERSION = 1;
 
+    private static final List<String> TOP_FIELDS = List.of("schema_version", "providers");
+    private static final List<String> ENTRY_FIELDS = List.of("name", "api_styles", "base_url", "key_env", "auth",
+            "key_required", "models", "default_model", "health_path", "gateway");
+    private static final List<String> GATEWAY_FIELDS = List.of("type", "admin_key_env");
+
     private ProvidersFile() {}
 
     /** {@code <stateDir>/config/providers.json}. */
@@ -79,20 +82,17 @@ public final class ProvidersFile {
      */
     public static List<ProviderConfig> read(Path file) {
         Objects.requireNonNull(file, "file");
-        UnknownFields unknown = new UnknownFields();
+        ObjectMapper mapper = reader();
         FileEntry parsed;
-        try (InputStream in = Files.newInputStream(file)) {
-            parsed = reader().readerFor(FileEntry.class).withHandler(unknown).readValue(in);
-        } catch (JsonProcessingException e) {
-            if (!unknown.found.isEmpty()) {
-                throw unknown.error(file);
+        try {
+            checkSyntaxAndFields(file, mapper);
+            try (InputStream in = Files.newInputStream(file)) {
+                parsed = mapper.readValue(in, FileEntry.class);
             }
+        } catch (JsonProcessingException e) {
             throw describe(file, e);
         } catch (IOException e) {
             throw new ProviderConfigException(file, "could not read provider config " + file + ": " + e, e);
-        }
-        if (!unknown.found.isEmpty()) {
-            throw unknown.error(file);
         }
         if (parsed == null) {
             throw new ProviderConfigException(file, "provider config " + file + " holds JSON null; expected"
@@ -232,31 +232,56 @@ public final class ProvidersFile {
         return sb.length() == 0 ? "at the top level" : "field " + sb;
     }
 
-    /** Collects every unknown field (name, JSON pointer, position) instead of failing at the first. */
-    private static final class UnknownFields extends DeserializationProblemHandler {
-        final List<String> found = new ArrayList<>();
-        final Set<String> known = new LinkedHashSet<>();
-
-        @Override
-        public boolean handleUnknownProperty(DeserializationContext ctxt, JsonParser p, JsonDeserializer<?> deserializer,
-                Object beanOrClass, String propertyName) throws IOException {
-            String parent = p.getParsingContext().getParent() == null ? ""
-                    : p.getParsingContext().getParent().pathAsPointer().toString();
-            found.add("'" + propertyName + "' in " + (parent.isEmpty() ? "the top level" : parent) + " ("
-                    + where(p.currentTokenLocation()) + ")");
-            if (deserializer != null) {
-                deserializer.getKnownPropertyNames().forEach(k -> known.add(String.valueOf(k)));
+    /**
+     * Walks the file once with a streaming parser: reports malformed JSON with its position, and
+     * collects every unknown field (name, JSON pointer, line, column) rather than stopping at the
+     * first, never quoting a value (a key pasted into the file must not reach a message).
+     */
+    private static void checkSyntaxAndFields(Path file, ObjectMapper mapper) throws IOException {
+        List<String> found = new ArrayList<>();
+        Set<String> knownWhere = new LinkedHashSet<>();
+        try (JsonParser p = mapper.createParser(file.toFile())) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return; // empty or not an object: binding reports it
             }
-            p.skipChildren();
-            return true;
+            walk(p, TOP_FIELDS, "", found, knownWhere);
+            while (p.nextToken() != null) {
+                p.skipChildren(); // trailing content: let the parser reject what is malformed
+            }
         }
+        if (!found.isEmpty()) {
+            throw new ProviderConfigException(file, "provider config " + file + " has unknown field"
+                    + (found.size() == 1 ? " " : "s ") + String.join(", ", found) + "; known fields: "
+                    + String.join("; ", knownWhere) + ". Remove or rename them (keys never go in this file:"
+                    + " key_env names the environment variable that holds one).");
+        }
+    }
 
-        ProviderConfigException error(Path file) {
-            return new ProviderConfigException(file, "provider config " + file + " has unknown field"
-                    + (found.size() == 1 ? " " : "s ") + String.join(", ", found)
-                    + (known.isEmpty() ? "" : "; known fields there: " + String.join(", ", known))
-                    + ". Remove or rename them (keys never go in this file: use key_env, the NAME of an"
-                    + " environment variable).");
+    private static void walk(JsonParser p, List<String> known, String pointer, List<String> found,
+            Set<String> knownWhere) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonLocation at = p.currentTokenLocation();
+            JsonToken value = p.nextToken();
+            if (!known.contains(name)) {
+                found.add("'" + name + "' in " + (pointer.isEmpty() ? "the top level" : pointer) + " (" + where(at) + ")");
+                knownWhere.add((pointer.isEmpty() ? "top level" : pointer.replaceAll("/\\d+", "/*")) + ": "
+                        + String.join(", ", known));
+                p.skipChildren();
+            } else if (pointer.isEmpty() && name.equals("providers") && value == JsonToken.START_ARRAY) {
+                int i = 0;
+                for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY && t != null; t = p.nextToken(), i++) {
+                    if (t == JsonToken.START_OBJECT) {
+                        walk(p, ENTRY_FIELDS, "/providers/" + i, found, knownWhere);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            } else if (!pointer.isEmpty() && name.equals("gateway") && value == JsonToken.START_OBJECT) {
+                walk(p, GATEWAY_FIELDS, pointer + "/gateway", found, knownWhere);
+            } else {
+                p.skipChildren();
+            }
         }
     }
 
