@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +54,7 @@ final class EndpointProbe {
         String base = ProviderConfig.trimSlashes(c.baseUrl().toString());
         URI models = URI.create(base.endsWith("/v1") ? base + "/models" : base + "/v1/models");
         URI tags = URI.create(ProviderConfig.trimSlashes(c.rootUrl().toString()) + "/api/tags");
-        boolean ollamaOnly = c.apiStyles().equals(java.util.Set.of(ApiStyle.OLLAMA));
+        boolean ollamaOnly = c.apiStyles().equals(Set.of(ApiStyle.OLLAMA));
         return ollamaOnly ? List.of(tags, models) : List.of(models, tags);
     }
 

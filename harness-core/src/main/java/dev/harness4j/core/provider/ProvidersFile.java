@@ -18,6 +18,7 @@ import dev.harness4j.api.AuthScheme;
 import dev.harness4j.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -127,7 +128,7 @@ public final class ProvidersFile {
             tmp = Files.createTempFile(dir, file.getFileName().toString() + ".", ".tmp");
             byte[] bytes = (mapper.writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8);
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                ch.write(java.nio.ByteBuffer.wrap(bytes));
+                ch.write(ByteBuffer.wrap(bytes));
                 ch.force(true);
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
