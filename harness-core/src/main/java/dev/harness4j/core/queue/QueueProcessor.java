@@ -143,10 +143,11 @@ public final class QueueProcessor implements AutoCloseable {
         try {
             while (true) {
                 if (stop != null) {
-                    if (stop == StopMode.BAIL) {
-                        active.keySet().forEach(executor::bail);
-                    }
                     while (!active.isEmpty()) {
+                        if (stop == StopMode.BAIL) {
+                            // again each round: a run that had not started yet missed the first bail
+                            active.keySet().forEach(executor::bail);
+                        }
                         changed.await(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
                     }
                     return summary(true);
