@@ -42,7 +42,9 @@ import java.util.Optional;
  *       which many endpoints refuse with a 400;
  *   <li>{@value #OPTION_MAX_RETRIES}: {@code CLAUDE_CODE_MAX_RETRIES}, how often the CLI itself
  *       retries a 429 or 5xx before it gives up (unset: the CLI's default). Set {@code 0} when
- *       the caller retries (harness4j's queue retries {@code transient} and {@code rate-limited}).
+ *       the caller retries (harness4j's queue retries {@code transient} and {@code rate-limited});
+ *   <li>{@value #OPTION_API_DEBUG_LOG}: {@code true} (default) or {@code false}, whether the API
+ *       client logs response headers (see the constant).
  * </ul>
  *
  * <p>A provider that does not serve {@link dev.harness4j.api.ApiStyle#ANTHROPIC} is refused by
@@ -68,6 +70,15 @@ public final class ClaudeCodeHarness implements Harness {
 
     /** Option: how often the CLI retries a rate-limited or failed model call itself. */
     public static final String OPTION_MAX_RETRIES = "max-retries";
+
+    /**
+     * Option: {@code true} (default) sets {@code ANTHROPIC_LOG=debug}, so the CLI's API client
+     * prints each request's status and response headers to stdout; that is the only place a
+     * 429's {@code retry-after} and {@code anthropic-ratelimit-*-reset} headers appear, from
+     * which a {@code rate-limited} run's reset time is read. Request bodies are printed collapsed
+     * (no prompt text) and the key as {@code ***}. {@code false} keeps the transcript quiet.
+     */
+    public static final String OPTION_API_DEBUG_LOG = "api-debug-log";
 
     private final Clock clock;
 

@@ -57,6 +57,9 @@ final class ClaudeInvocations {
         b.stdin(context.prompt()).workingDir(context.workspace());
 
         environment(b, context, maxOutputTokens, maxRetries);
+        if (booleanOption(context, ClaudeCodeHarness.OPTION_API_DEBUG_LOG, true)) {
+            b.env("ANTHROPIC_LOG", "debug");
+        }
         return b.build();
     }
 
@@ -119,6 +122,19 @@ final class ClaudeInvocations {
     static boolean isCustomEndpoint(URI baseUrl) {
         String host = baseUrl.getHost();
         return host == null || !host.toLowerCase(Locale.ROOT).equals(FIRST_PARTY_HOST);
+    }
+
+    private static boolean booleanOption(HarnessContext context, String key, boolean fallback) {
+        String raw = context.option(key).orElse(null);
+        if (raw == null) {
+            return fallback;
+        }
+        String v = raw.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("true") || v.equals("false")) {
+            return v.equals("true");
+        }
+        throw new HarnessException("claude-code option '" + key + "' must be true or false, was '" + raw
+                + "'; fix the run spec's options");
     }
 
     private static int positiveIntOption(HarnessContext context, String key, int fallback, int min) {

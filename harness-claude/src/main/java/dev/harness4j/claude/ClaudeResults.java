@@ -27,7 +27,8 @@ import java.util.Optional;
  *       a clean answer that changed nothing is a no-op, as for opaque harnesses; a caller who asked
  *       a question reads {@code no-op} as success ({@link Outcome#isSuccess()});
  *   <li>{@code is_error: true}: classified by {@link ErrorClassifier}; for {@code rate-limited}
- *       the reset time is parsed from the error text ({@link RateLimitResets}).
+ *       the reset time is parsed from the error text, else from the last 429's response headers
+ *       the API client logged to stdout ({@code retry-after}, see {@link RateLimitResets}).
  * </ol>
  * Tokens, cost, served models and summary are read from the envelope whenever there is one.
  */
@@ -60,7 +61,8 @@ final class ClaudeResults {
 
     private static HarnessResult read(Execution ex, Instant now) {
         String requested = ex.context().model();
-        Optional<ResultEnvelope> found = ResultEnvelope.find(ex.stdoutTailText(ResultEnvelope.SCAN_BYTES));
+        String stdoutTail = ex.stdoutTailText(ResultEnvelope.SCAN_BYTES);
+        Optional<ResultEnvelope> found = ResultEnvelope.find(stdoutTail);
         Outcome imposed = Outcomes.fromTermination(ex.termination());
 
         if (found.isEmpty()) {
@@ -81,7 +83,9 @@ final class ClaudeResults {
             Outcome outcome = ErrorClassifier.classify(env);
             b = HarnessResult.builder(outcome, requested).reason(errorReason(env));
             if (outcome == Outcome.RATE_LIMITED) {
-                RateLimitResets.parse(env.errorText(), now).ifPresent(b::retryAt);
+                RateLimitResets.parse(env.errorText(), now)
+                        .or(() -> RateLimitResets.fromLoggedHeaders(stdoutTail, now))
+                        .ifPresent(b::retryAt);
             }
         }
         if (!env.isError() && env.result() != null && !env.result().isBlank()) {

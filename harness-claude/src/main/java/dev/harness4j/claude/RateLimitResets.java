@@ -7,6 +7,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Optional;
@@ -40,7 +41,88 @@ final class RateLimitResets {
                     + "(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?)?",
             Pattern.CASE_INSENSITIVE);
 
+    private static final Pattern LOGGED_429 = Pattern.compile("\\bstatus:\\s*429\\b");
+    private static final Pattern RETRY_AFTER_MS = Pattern.compile(
+            "\"?retry-after-ms\"?\\s*:\\s*\"(\\d+(?:\\.\\d+)?)\"", Pattern.CASE_INSENSITIVE);
+    private static final Pattern RETRY_AFTER = Pattern.compile(
+            "\"?retry-after\"?\\s*:\\s*\"([^\"]+)\"", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DATE_HEADER = Pattern.compile("\\bdate\"?\\s*:\\s*\"([^\"]+)\"");
+    private static final Pattern RATELIMIT_RESET = Pattern.compile(
+            "\"?anthropic-ratelimit-[a-z0-9-]*reset\"?\\s*:\\s*\"([^\"]+)\"", Pattern.CASE_INSENSITIVE);
+    /** How much output after a logged 429 is searched for its headers. */
+    private static final int HEADER_BLOCK_CHARS = 8192;
+
     private RateLimitResets() {}
+
+    /**
+     * When the limit resets according to the response headers of the last 429 the CLI's API
+     * client logged ({@code ANTHROPIC_LOG=debug}): {@code retry-after-ms} or {@code retry-after}
+     * counted from the response's {@code date} header (else from {@code now}), failing that the
+     * latest {@code anthropic-ratelimit-*-reset}. Empty when no 429 with such headers was logged.
+     */
+    static Optional<Instant> fromLoggedHeaders(String output, Instant now) {
+        if (output == null) {
+            return Optional.empty();
+        }
+        Matcher m = LOGGED_429.matcher(output);
+        int last = -1;
+        while (m.find()) {
+            last = m.start();
+        }
+        if (last < 0) {
+            return Optional.empty();
+        }
+        String block = output.substring(last, Math.min(output.length(), last + HEADER_BLOCK_CHARS));
+        int end = block.indexOf("\n}");
+        if (end > 0) {
+            block = block.substring(0, end);
+        }
+        Instant base = now;
+        Matcher date = DATE_HEADER.matcher(block);
+        if (date.find()) {
+            try {
+                base = ZonedDateTime.parse(date.group(1).trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            } catch (DateTimeParseException e) {
+                base = now;
+            }
+        }
+        Matcher ms = RETRY_AFTER_MS.matcher(block);
+        if (ms.find()) {
+            return Optional.of(base.plusMillis((long) Double.parseDouble(ms.group(1))));
+        }
+        Matcher ra = RETRY_AFTER.matcher(block);
+        if (ra.find()) {
+            String v = ra.group(1).trim();
+            if (v.matches("\\d+(?:\\.\\d+)?")) {
+                return Optional.of(base.plusMillis((long) (Double.parseDouble(v) * 1000)));
+            }
+            try {
+                return Optional.of(ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+            } catch (DateTimeParseException e) {
+                // an unreadable retry-after; try the rate-limit headers
+            }
+        }
+        Instant latest = null;
+        Matcher rl = RATELIMIT_RESET.matcher(block);
+        while (rl.find()) {
+            Optional<Instant> at = parseResetValue(rl.group(1).trim());
+            if (at.isPresent() && (latest == null || at.get().isAfter(latest))) {
+                latest = at.get();
+            }
+        }
+        return Optional.ofNullable(latest);
+    }
+
+    private static Optional<Instant> parseResetValue(String v) {
+        if (v.matches("\\d{10}")) {
+            return Optional.of(Instant.ofEpochSecond(Long.parseLong(v)));
+        }
+        try {
+            return Optional.of(OffsetDateTime.parse(normaliseIso(v)).toInstant());
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
 
     /** When the limit resets according to {@code text}, or empty when the text does not say. */
     static Optional<Instant> parse(String text, Instant now) {

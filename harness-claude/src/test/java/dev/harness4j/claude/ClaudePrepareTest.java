@@ -170,6 +170,16 @@ class ClaudePrepareTest {
     }
 
     @Test
+    void logsTheApiClientsResponseHeadersUnlessTurnedOff() {
+        assertThat(harness.prepare(context(scripted("m")).build()).environment())
+                .containsEntry("ANTHROPIC_LOG", "debug");
+        assertThat(harness.prepare(context(scripted("m")).option("api-debug-log", "false").build()).environment())
+                .doesNotContainKey("ANTHROPIC_LOG");
+        assertThatThrownBy(() -> harness.prepare(context(scripted("m")).option("api-debug-log", "yes").build()))
+                .isInstanceOf(HarnessException.class).hasMessageContaining("api-debug-log");
+    }
+
+    @Test
     void refusesANonNumericMaxOutputTokensNamingTheOption() {
         HarnessContext ctx = context(scripted("m")).option("max-output-tokens", "lots").build();
 
