@@ -1,6 +1,6 @@
 package dev.harness4j.core.capture;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.HarnessListener;
@@ -21,11 +21,10 @@ import org.slf4j.LoggerFactory;
 public final class EventLog implements HarnessListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EventLog.class);
 
-    private final ObjectMapper mapper = Json.newMapper();
     private final Path file;
-    private final Redactor redactor;
     private final HarnessListener downstream;
-    private BufferedWriter writer;
+    private final BufferedWriter writer;
+    private volatile Redactor redactor;
     private boolean closed;
     private IOException failure;
 
@@ -40,9 +39,27 @@ public final class EventLog implements HarnessListener, AutoCloseable {
         return file;
     }
 
+    /** Redacts later events with this redactor (e.g. once the invocation's secrets are known). */
+    public void redactWith(Redactor value) {
+        this.redactor = Objects.requireNonNull(value, "redactor");
+    }
+
+    /** Appends an event to the file only, without passing it downstream. */
+    public void record(HarnessEvent event) {
+        append(toJson(event));
+    }
+
     @Override
     public void onEvent(HarnessEvent event) {
-        String line = toJson(event);
+        append(toJson(event));
+        try {
+            downstream.onEvent(event);
+        } catch (RuntimeException e) {
+            log.warn("a HarnessListener threw on {}; ignored", event.getClass().getSimpleName(), e);
+        }
+    }
+
+    private void append(String line) {
         synchronized (this) {
             if (!closed && failure == null) {
                 try {
@@ -54,15 +71,10 @@ public final class EventLog implements HarnessListener, AutoCloseable {
                 }
             }
         }
-        try {
-            downstream.onEvent(event);
-        } catch (RuntimeException e) {
-            log.warn("a HarnessListener threw on {}; ignored", event.getClass().getSimpleName(), e);
-        }
     }
 
     private String toJson(HarnessEvent event) {
-        ObjectNode n = mapper.createObjectNode();
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
         n.put("run_id", event.runId());
         n.put("at", event.at().toString());
         if (event instanceof HarnessEvent.OutputLine o) {
