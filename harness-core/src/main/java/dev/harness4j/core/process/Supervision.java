@@ -97,6 +97,7 @@ final class Supervision {
         }
         long pid = p.pid();
         active.pid = pid;
+        long startTicks = ProcTable.startTime(pid); // nothing older can belong to the run
         log.debug("run {}: started {} as pid {} in {}", request.runId(), inv.command().get(0), pid, inv.workingDir());
 
         Set<String> secrets = new LinkedHashSet<>(request.secrets());
@@ -116,10 +117,10 @@ final class Supervision {
         Termination stopped = watch(p);
         if (stopped != null) {
             log.info("run {}: stopping pid {}: {}", request.runId(), pid, stopped.reason());
-            RunMarker.stop(request.runId(), pid, termGrace);
+            RunMarker.stop(request.runId(), pid, startTicks, termGrace);
         }
         awaitExit(p);
-        int leftovers = RunMarker.stop(request.runId(), pid, termGrace);
+        int leftovers = RunMarker.stop(request.runId(), pid, startTicks, termGrace);
         if (leftovers > 0) {
             log.info("run {}: stopped {} process(es) the harness left behind", request.runId(), leftovers);
         }
