@@ -262,7 +262,11 @@ public final class ScriptedModelServer implements AutoCloseable {
                 ex.getResponseHeaders().set("retry-after", Long.toString(secs));
                 ex.getResponseHeaders().set("retry-after-ms", Long.toString(f.retryAfter().toMillis()));
             }
-            Router.sendJson(ex, f.status(), p.error(f.status(), f.message()), rec);
+            if (f.raw()) {
+                Router.send(ex, f.status(), "application/json", f.message().getBytes(StandardCharsets.UTF_8), rec);
+            } else {
+                Router.sendJson(ex, f.status(), p.error(f.status(), f.message()), rec);
+            }
         } else if (action instanceof Step.Stall s) {
             try {
                 closed.await(s.duration().toMillis(), TimeUnit.MILLISECONDS);
