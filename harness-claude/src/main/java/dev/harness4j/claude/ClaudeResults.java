@@ -30,7 +30,8 @@ import java.util.Optional;
  *       the reset time is parsed from the error text, else from the last 429's response headers
  *       the API client logged to stdout ({@code retry-after}, see {@link RateLimitResets}).
  * </ol>
- * Tokens, cost, served models and summary are read from the envelope whenever there is one.
+ * Tokens, cost and summary are read from the envelope whenever there is one; the served models
+ * from the assistant messages ({@link AnsweringModels}), judged by {@link ServedModels}.
  */
 final class ClaudeResults {
     /** The note recorded with every cost figure from the envelope. */
@@ -96,7 +97,7 @@ final class ClaudeResults {
         if (env.totalCostUsd() != null && env.totalCostUsd().signum() >= 0) {
             b.cost(new Cost(env.totalCostUsd(), Cost.Source.CLI_ESTIMATE, COST_NOTE));
         }
-        b.servedModel(ServedModels.verdict(requested, env.modelsUsed()));
+        b.servedModel(ServedModels.verdict(requested, AnsweringModels.of(ex)));
         return b.build();
     }
 
