@@ -19,8 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,11 +72,7 @@ class CaptureClaudeOutput {
 
     private void capture(Path out, String name, String model, String key, Limits limits, ScriptedModelServer server,
             Path claude, ProcessSupervisor supervisor) throws Exception {
-        Path repo = Files.createDirectories(tmp.resolve(name).resolve("repo"));
-        git(repo, "init", "-q", "-b", "main");
-        Files.writeString(repo.resolve("README.md"), "# capture\n");
-        git(repo, "add", "README.md");
-        git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "init");
+        Path repo = GitRepos.withReadme(tmp.resolve(name).resolve("repo"));
         ResolvedProvider provider = new ResolvedProvider("scripted", EnumSet.of(ApiStyle.ANTHROPIC),
                 server.baseUrl(), Secret.of(key), AuthScheme.API_KEY, model);
         HarnessContext ctx = HarnessContext.builder().runId("cap-" + name).prompt("Do the task.")
@@ -94,14 +88,4 @@ class CaptureClaudeOutput {
         Files.writeString(out.resolve(name + ".stdout"), stdout);
         Files.writeString(out.resolve(name + ".exit"), outcome.exitCode() + "\n");
     }
-
-    private static void git(Path dir, String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of("git"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("git " + String.join(" ", args)).isZero();
-    }
-
 }
