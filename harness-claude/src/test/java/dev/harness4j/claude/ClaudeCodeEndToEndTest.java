@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
 import dev.harness4j.api.Limits;
+import dev.harness4j.api.Login;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
@@ -71,7 +72,9 @@ class ClaudeCodeEndToEndTest {
     void setUp() throws Exception {
         baseline = GitRepos.withReadme(tmp.resolve("baseline"));
         runner = HarnessRunner.builder().stateDir(tmp.resolve("state"))
-                .providers(provider("scripted", KEY), provider("scripted-wrong-key", "sk-wrong"))
+                .providers(provider("scripted", KEY, AuthScheme.API_KEY),
+                        provider("scripted-wrong-key", "sk-wrong", AuthScheme.API_KEY),
+                        provider("scripted-bearer", KEY, AuthScheme.BEARER))
                 .build();
     }
 
@@ -80,13 +83,13 @@ class ClaudeCodeEndToEndTest {
         runner.close();
     }
 
-    private static ProviderResolver provider(String name, String key) {
+    private static ProviderResolver provider(String name, String key, AuthScheme auth) {
         return new ProviderResolver() {
             @Override
             public Optional<ResolvedProvider> resolve(String provider, String requestedModel) {
                 return provider.equals(name)
                         ? Optional.of(new ResolvedProvider(name, EnumSet.of(ApiStyle.ANTHROPIC, ApiStyle.OPENAI),
-                                server.baseUrl(), Secret.of(key), AuthScheme.API_KEY, requestedModel))
+                                server.baseUrl(), Secret.of(key), auth, requestedModel))
                         : Optional.empty();
             }
 
@@ -108,6 +111,10 @@ class ClaudeCodeEndToEndTest {
 
     private RunRecord run(String model) {
         return run("scripted", model, Limits.NONE.withMaxRuntime(Duration.ofMinutes(2)));
+    }
+
+    private static int modelCalls() {
+        return (int) server.requests().stream().filter(r -> r.model() != null).count();
     }
 
     private static JsonNode meta(RunRecord record) throws Exception {
@@ -170,6 +177,35 @@ class ClaudeCodeEndToEndTest {
         assertThat(meta.path("served_model").path("verdict").asText()).isEqualTo("match");
         assertThat(meta.path("served_model").path("answered")).extracting(JsonNode::asText)
                 .containsExactly("claude-haiku-5-5");
+    }
+
+    @Test
+    void aBearerProviderSendsTheKeyAsAuthorization() throws Exception {
+        server.script("e2e-bearer", Scenario.builder().say("Hi.").build());
+
+        JsonNode meta = meta(run("scripted-bearer", "e2e-bearer", Limits.NONE.withMaxRuntime(Duration.ofMinutes(2))));
+
+        assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("no-op");
+        assertThat(server.requests()).filteredOn(r -> "e2e-bearer".equals(r.model())).isNotEmpty()
+                .allSatisfy(r -> assertThat(r.authHeaders()).contains("authorization").doesNotContain("x-api-key"));
+    }
+
+    @Test
+    void theLoginProbeSaysLoggedInWithTheRunsKeyAndNotLoggedInWithoutOne() throws Exception {
+        ClaudeCodeHarness harness = new ClaudeCodeHarness();
+        String claude = Clis.require(harness).toString();
+        ResolvedProvider withKey = new ResolvedProvider("scripted", EnumSet.of(ApiStyle.ANTHROPIC),
+                server.baseUrl(), Secret.of(KEY), AuthScheme.API_KEY, "m");
+        int modelCallsBefore = modelCalls();
+
+        Login in = LoginProbes.probe(harness, claude, withKey, tmp.resolve("probe-key"), baseline);
+        Login out = LoginProbes.probe(harness, claude, new ResolvedProvider("scripted", EnumSet.of(ApiStyle.ANTHROPIC),
+                server.baseUrl(), null, AuthScheme.API_KEY, "m"), tmp.resolve("probe-none"), baseline);
+
+        assertThat(in.status()).isEqualTo(Login.Status.LOGGED_IN);
+        assertThat(in.keySource()).isEqualTo("ANTHROPIC_API_KEY");
+        assertThat(out.status()).isEqualTo(Login.Status.NOT_LOGGED_IN);
+        assertThat(modelCalls()).as("model calls after the probes").isEqualTo(modelCallsBefore);
     }
 
     @Test
