@@ -108,12 +108,15 @@ final class ClaudeResults {
 
     private static String errorReason(ResultEnvelope env) {
         StringBuilder sb = new StringBuilder("claude-code reported an error");
-        if (env.subtype() != null) {
-            sb.append(" (").append(env.subtype());
-            if (env.apiErrorStatus() != null) {
-                sb.append(", HTTP ").append(env.apiErrorStatus());
-            }
-            sb.append(')');
+        List<String> what = new ArrayList<>();
+        if (env.subtype() != null && !env.subtype().equals("success")) {
+            what.add(env.subtype()); // API failures come with subtype "success"; saying so would confuse
+        }
+        if (env.apiErrorStatus() != null) {
+            what.add("HTTP " + env.apiErrorStatus());
+        }
+        if (!what.isEmpty()) {
+            sb.append(" (").append(String.join(", ", what)).append(')');
         }
         String text = env.errorText().strip();
         if (!text.isEmpty()) {

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code mvn -o -q -pl harness-claude -am verify -Dtest=CaptureClaudeOutput -Dsurefire.failIfNoSpecifiedTests=false
  * -Dharness4j.capture=$PWD/harness-claude/src/test/resources/dev/harness4j/claude/captured}.
  */
-@EnabledIfSystemProperty(named = "harness4j.capture", matches = ".+")
+@EnabledIfSystemProperty(named = "harness4j.capture", matches = ".+",
+        disabledReason = "re-captures claude's output only when -Dharness4j.capture=<dir> is set")
 class CaptureClaudeOutput {
     private static final String KEY = "sk-test";
 

@@ -91,7 +91,8 @@ class ClaudeCapturedOutputTest {
         assertThat(r.outcome()).isEqualTo(Outcome.RATE_LIMITED);
         // date: Sun, 29 Nov 2026 14:24:53 GMT + retry-after-ms 90000
         assertThat(r.retryAt()).isEqualTo(Instant.parse("2026-11-29T14:26:23Z"));
-        assertThat(r.reason()).contains("429");
+        assertThat(r.reason()).isEqualTo("claude-code reported an error (HTTP 429): "
+                + "API Error: Request rejected (429) · rate limit exceeded: scripted 429");
     }
 
     @Test
@@ -124,7 +125,7 @@ class ClaudeCapturedOutputTest {
         HarnessResult r = harness.interpret(captured("max-turns", "cap-maxturns").build());
 
         assertThat(r.outcome()).isEqualTo(Outcome.MAX_TURNS);
-        assertThat(r.reason()).contains("maximum number of turns");
+        assertThat(r.reason()).contains("(error_max_turns)").contains("maximum number of turns");
         assertThat(r.tokens().input()).isEqualTo(10L);
         assertThat(r.servedModel().verdict()).isEqualTo(Verdict.MATCH);
     }
