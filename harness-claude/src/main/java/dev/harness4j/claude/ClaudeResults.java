@@ -69,7 +69,9 @@ final class ClaudeResults {
         if (found.isEmpty()) {
             Outcome outcome = imposed != null ? imposed : Outcome.ERROR;
             String reason = imposed != null ? terminationReason(ex) : noEnvelopeReason(ex);
-            return HarnessResult.builder(outcome, requested).reason(reason).build();
+            // a stopped run has no envelope, but the turns it streamed still name their models
+            return HarnessResult.builder(outcome, requested).reason(reason)
+                    .servedModel(ServedModels.verdict(requested, AnsweringModels.of(ex))).build();
         }
         ResultEnvelope env = found.get();
         HarnessResult.Builder b;

@@ -140,6 +140,19 @@ class ClaudeCapturedOutputTest {
     }
 
     @Test
+    void aRunStoppedBeforeItsEnvelopeStillNamesTheModelsThatAnswered() {
+        String full = Executions.resource("captured/answer-as-other.stdout");
+        String cut = full.substring(0, full.indexOf("{\"type\":\"result\""));
+        HarnessResult r = harness.interpret(Executions.in(dir).model("cap-other").stdout(cut).exit(null)
+                .termination(new Termination(Termination.Kind.MAX_RUNTIME, "ran longer than 20 min")).build());
+
+        assertThat(r.outcome()).isEqualTo(Outcome.TIMEOUT);
+        assertThat(r.tokens().isMeasured()).isFalse();
+        assertThat(r.servedModel().answered()).containsExactly("claude-other-9");
+        assertThat(r.servedModel().verdict()).isEqualTo(Verdict.MISMATCH);
+    }
+
+    @Test
     void findsTheEnvelopeAmidTheApiClientsDebugLines() {
         String stdout = Executions.resource("captured/write-file.stdout");
 
