@@ -18,6 +18,13 @@ import java.util.Optional;
  * its result envelope. Registered for {@link java.util.ServiceLoader}; id {@code claude-code}, {@link
  * CompletionMode#STRUCTURED}.
  *
+ * <pre>{@code
+ * RunSpec spec = RunSpec.builder(ClaudeCodeHarness.ID, "my-gateway").model("sonnet")
+ *         .prompt("Add a README").baseline(Path.of("/src/repo"))
+ *         .option(ClaudeCodeHarness.OPTION_MAX_OUTPUT_TOKENS, "8192")
+ *         .build();
+ * }</pre>
+ *
  * <p>What it does for a run:
  * <ul>
  *   <li>argv {@code claude -p --output-format stream-json --verbose --model <model>
