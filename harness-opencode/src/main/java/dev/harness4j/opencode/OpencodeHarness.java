@@ -37,6 +37,14 @@ import java.util.List;
  *       {@code ANTHROPIC_*}, {@code OPENAI_*} and a user's {@code OPENCODE_*} removed.
  * </ul>
  *
+ * <h2>Isolation caveat</h2>
+ * opencode caches its project id (the repository's root commit) in a file {@code opencode} in
+ * git's <em>common</em> dir, ignoring write errors, and no switch turns that off. With {@link
+ * dev.harness4j.api.Isolation#CLONE} (the default) that is the clone's own {@code .git}; with
+ * {@link dev.harness4j.api.Isolation#WORKTREE} it is the baseline's {@code .git/opencode} (40
+ * bytes; working tree, index, HEAD and refs stay untouched). Use clones where the baseline's
+ * {@code .git} must stay byte-identical.
+ *
  * <h2>Providers</h2>
  * An endpoint that serves the OpenAI API is used through opencode's bundled provider package
  * {@code @ai-sdk/openai-compatible} (the key as a bearer token). An Anthropic-only endpoint is

@@ -99,6 +99,8 @@ class OpencodeEndToEndTest {
         assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("completed");
         assertThat(run.meta.path("changes").path("files")).extracting(JsonNode::asText).containsExactly("src/hello.txt");
         assertThat(run.patch()).contains("+hello from the script", "+second line").doesNotContain("opencode");
+        assertThat(run.meta.path("changes").path("insertions").asInt()).isEqualTo(2);
+        assertThat(run.meta.path("changes").path("deletions").asInt()).isZero();
         JsonNode tokens = run.meta.path("tokens");
         assertThat(tokens.path("input").asLong()).as(tokens.toString()).isEqualTo(100 + 110);
         assertThat(tokens.path("output").asLong()).isEqualTo(20 + 5);
