@@ -32,7 +32,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -46,6 +49,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * of retries, so these tests are few and run concurrently; each logs its duration.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Execution(ExecutionMode.CONCURRENT)
 class AiderEndToEndTest {
     private static final String KEY = "sk-test-aider";
@@ -197,10 +201,12 @@ class AiderEndToEndTest {
     }
 
     /**
-     * aider retries a 429 with a doubling delay for about a minute before it gives up (and its
-     * OpenAI client retries each attempt twice more): the slowest test.
+     * aider retries a 429 with a doubling delay for about a minute before it gives up, and
+     * LiteLLM's OpenAI client retries each of its attempts twice more (27 requests in all): the
+     * slowest test, started first so that the others run alongside it.
      */
     @Test
+    @Order(0)
     void aRateLimitAiderGivesUpOnIsRateLimited() throws Exception {
         Scenario.Builder s = Scenario.builder();
         for (int i = 0; i < 40; i++) {
