@@ -59,6 +59,7 @@ public final class OutputTail implements Runnable {
     private byte[] prevLine;
     private boolean listenerFailed;
     private volatile long lines;
+    private volatile String firstLine;
 
     OutputTail(String runId, HarnessEvent.Stream stream, InputStream in, OutputStream raw, Transcript transcript,
             Redactor redactor, HarnessListener listener, Runnable onActivity) {
@@ -104,6 +105,11 @@ public final class OutputTail implements Runnable {
     /** Waits until the stream reached its end (or failed); false when {@code timeout} passed first. */
     boolean awaitDone(Duration timeout) throws InterruptedException {
         return done.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** The first line's event text, or null before any line. */
+    String firstLine() {
+        return firstLine;
     }
 
     /** Lines seen so far. */
@@ -208,6 +214,9 @@ public final class OutputTail implements Runnable {
         } else {
             eventText = new String(text, StandardCharsets.UTF_8);
             truncated = false;
+        }
+        if (firstLine == null) {
+            firstLine = eventText;
         }
         emit(new HarnessEvent.OutputLine(runId, Instant.now(), stream, eventText, truncated, activity));
 

@@ -278,6 +278,11 @@ public final class ProcessSupervisor implements AutoCloseable {
                 transcript.note("stopped: " + stopped.reason());
             }
             Integer exit = p.isAlive() ? null : p.exitValue();
+            String execFailure = Launch.execFailure(exit, stderr.firstLine());
+            if (stopped == null && execFailure != null) {
+                transcript.note("could not start: " + execFailure);
+                return ended(null, new Termination(Termination.Kind.START_FAILED, execFailure), pid);
+            }
             return ended(exit, stopped == null ? Termination.exited() : stopped, pid);
         }
 

@@ -45,7 +45,7 @@ final class EndpointProbe {
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(connectTimeout)
                 .proxy(ProxySelector.getDefault())
-                .followRedirects(HttpClient.Redirect.NORMAL)
+                .followRedirects(HttpClient.Redirect.NEVER) // never carry the key to another address
                 .build();
     }
 

@@ -186,8 +186,11 @@ public final class ProvidersFile {
     private static ProviderConfigException describe(Path file, JsonProcessingException e) {
         String where = where(e.getLocation());
         if (!(e instanceof JsonMappingException m)) {
+            // a bare token may be a key pasted without quotes: say where it is, not what it is, and do
+            // not chain Jackson's exception, whose message quotes the token
+            String why = String.valueOf(e.getOriginalMessage()).replaceAll("token '[^']*'", "token (not shown)");
             return new ProviderConfigException(file, "provider config " + file + " is not valid JSON at " + where
-                    + ": " + e.getOriginalMessage(), e);
+                    + ": " + why);
         }
         String pointer = pointer(m);
         Throwable cause = m.getCause();

@@ -134,6 +134,20 @@ class ProcessSupervisorTest {
     }
 
     @Test
+    void reportsAScriptWhoseInterpreterIsMissingAsAStartFailure() throws Exception {
+        Path script = dir.resolve("agent");
+        Files.writeString(script, "#!/no/such/interpreter\necho hi\n");
+        script.toFile().setExecutable(true);
+
+        ProcessOutcome outcome = supervisor.run(ProcessRequest.builder(Runs.newRunId(),
+                Invocation.builder(script.toString()).workingDir(dir).build(), dir).build());
+
+        assertThat(outcome.termination().kind()).isEqualTo(Termination.Kind.START_FAILED);
+        assertThat(outcome.termination().reason()).isEqualTo("failed to execute " + script + ": No such file or directory");
+        assertThat(outcome.exitCode()).isNull();
+    }
+
+    @Test
     void leavesNoProcessWithTheRunMarkerAfterANormalExit() throws Exception {
         String runId = Runs.newRunId();
         supervisor.run(ProcessRequest.builder(runId, Runs.sh(dir, "sleep 0.1 & echo done"), dir).build());

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StoppingTest {
     private static final Duration GRACE = Duration.ofMillis(500);
     /** A child that ignores TERM, and a double-forked grandchild in its own session that ignores it too. */
-    private static final String STUBBORN_TREE = "trap '' TERM; "
+    static final String STUBBORN_TREE = "trap '' TERM; "
             + "(setsid sh -c 'trap \"\" TERM; sleep 120' </dev/null >/dev/null 2>&1 &); "
             + "sleep 120 & echo ready; wait";
 

@@ -67,6 +67,17 @@ class ProvidersFileTest {
     }
 
     @Test
+    void aBareTokenIsLocatedButNotQuoted() throws IOException {
+        Path f = file("{\"providers\": [{\"name\": \"a\", \"key_env\": sklive0abcdef123}]}");
+
+        assertThatThrownBy(() -> ProvidersFile.read(f))
+                .isInstanceOf(ProviderConfigException.class)
+                .hasMessageContaining("is not valid JSON at line 1, column")
+                .hasMessageNotContaining("sklive0abcdef123")
+                .hasNoCause();
+    }
+
+    @Test
     void unknownFieldsAreRejectedAllWithTheirNames() throws IOException {
         Path f = file("""
                 {"providers": [

@@ -154,6 +154,27 @@ class ProvidersTest {
     }
 
     @Test
+    void anEndpointThatNeverAnswersTimesOutPerProbe() throws IOException {
+        try (ServerSocket silent = new ServerSocket(0)) { // the kernel accepts the connection; nobody answers
+            URI url = URI.create("http://127.0.0.1:" + silent.getLocalPort());
+            Providers providers = Providers.builder()
+                    .add(ProviderConfig.builder("silent").apiStyles(ApiStyle.OPENAI).baseUrl(url).build())
+                    .probeTimeout(Duration.ofMillis(300)).healthTimeout(Duration.ofMillis(300)).build();
+            long start = System.nanoTime();
+
+            assertThatThrownBy(() -> providers.fetchCatalogue("silent"))
+                    .isInstanceOf(ProviderUnreachableException.class)
+                    .hasMessageContaining("GET " + url + "/v1/models: no answer within 300 ms (timed out)")
+                    .hasMessageContaining("GET " + url + "/api/tags: no answer within 300 ms (timed out)");
+            HealthCheck h = providers.health("silent");
+
+            assertThat(h.healthy()).isFalse();
+            assertThat(h.detail()).contains("timed out");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+        }
+    }
+
+    @Test
     void anUnreachableEndpointIsUnhealthyWithoutAStatus() throws IOException {
         URI closed = URI.create("http://127.0.0.1:" + freePort());
         Providers providers = Providers.builder()

@@ -111,7 +111,8 @@ final class ChatCompletions implements Protocol {
     }
 
     @Override
-    public ObjectNode error(int status, String message) {
+    public ObjectNode error(int status, String text) {
+        String message = Scenario.CONTEXT_LENGTH_MESSAGE.equals(text) ? Scenario.OPENAI_CONTEXT_LENGTH_MESSAGE : text;
         ObjectNode root = json.createObjectNode();
         ObjectNode err = root.putObject("error").put("message", message).put("type", errorType(status));
         err.putNull("param");

@@ -37,6 +37,13 @@ public final class Scenario {
     public static final String CONTEXT_LENGTH_MESSAGE =
             "prompt is too long: 250000 tokens > 200000 maximum (maximum context length exceeded)";
 
+    /**
+     * What {@link Builder#failContextLength()} says on the OpenAI APIs, worded like OpenAI's (the
+     * wording LiteLLM, and so aider, recognises as a context-window error).
+     */
+    public static final String OPENAI_CONTEXT_LENGTH_MESSAGE = "This model's maximum context length is 200000 tokens."
+            + " However, your messages resulted in 250000 tokens. Please reduce the length of the messages.";
+
     private final List<Step> steps;
     private final Usage defaultUsage;
     private final String defaultAnswerAs;
@@ -121,7 +128,11 @@ public final class Scenario {
             return add(new Step.Fail(429, "rate limit exceeded: scripted 429", retryAfter));
         }
 
-        /** A turn that fails with 400 and a context-length message ({@link #CONTEXT_LENGTH_MESSAGE}). */
+        /**
+         * A turn that fails with 400 and a context-length message: {@link #CONTEXT_LENGTH_MESSAGE}
+         * on the Anthropic API, {@link #OPENAI_CONTEXT_LENGTH_MESSAGE} (code {@code
+         * context_length_exceeded}) on the OpenAI APIs.
+         */
         public Builder failContextLength() {
             return fail(400, CONTEXT_LENGTH_MESSAGE);
         }

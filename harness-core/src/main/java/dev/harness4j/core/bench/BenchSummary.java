@@ -1,0 +1,210 @@
+package dev.harness4j.core.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.harness4j.api.HarnessException;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The results of a bench, read from every {@code <stateDir>/results/*}{@code /meta.json}: one
+ * {@link ResultRow} per readable result, one {@link MetaProblem} per missing, unreadable or
+ * partial one (never an exception for a bad file), and {@link Totals} that count unmeasured
+ * figures apart instead of as zero.
+ *
+ * <pre>{@code
+ * BenchSummary s = BenchSummary.read(stateDir);
+ * System.out.print(SummaryFormat.table(s));
+ * HtmlReport.write(s, stateDir.resolve("report.html"));
+ * }</pre>
+ */
+public final class BenchSummary {
+    /** The meta.json schema version this reader understands. */
+    public static final int SCHEMA_VERSION = 1;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final List<ResultRow> rows;
+    private final List<MetaProblem> problems;
+
+    public BenchSummary(List<ResultRow> rows, List<MetaProblem> problems) {
+        this.rows = List.copyOf(rows);
+        this.problems = List.copyOf(problems);
+    }
+
+    /** Reads {@code <stateDir>/results}; an absent results directory is an empty summary. */
+    public static BenchSummary read(Path stateDir) {
+        return readResults(stateDir.resolve("results"));
+    }
+
+    /** Reads every sub-directory of {@code resultsDir}, in parallel, sorted by directory name. */
+    public static BenchSummary readResults(Path resultsDir) {
+        List<Path> dirs = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(resultsDir, Files::isDirectory)) {
+            ds.forEach(dirs::add);
+        } catch (NoSuchFileException e) {
+            return new BenchSummary(List.of(), List.of());
+        } catch (IOException e) {
+            throw new HarnessException("cannot list the results directory " + resultsDir + ": " + e.getMessage(), e);
+        }
+        dirs.sort(Comparator.comparing(p -> p.getFileName().toString()));
+        List<Object> parsed = dirs.parallelStream().map(BenchSummary::readOne).toList();
+        List<ResultRow> rows = new ArrayList<>();
+        List<MetaProblem> problems = new ArrayList<>();
+        for (Object o : parsed) {
+            if (o instanceof ResultRow r) {
+                rows.add(r);
+            } else {
+                problems.add((MetaProblem) o);
+            }
+        }
+        return new BenchSummary(rows, problems);
+    }
+
+    private static Object readOne(Path dir) {
+        String name = dir.getFileName().toString();
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(dir.resolve("meta.json"));
+        } catch (NoSuchFileException e) {
+            return new MetaProblem(name, MetaProblem.Kind.MISSING, "no meta.json");
+        } catch (IOException e) {
+            return new MetaProblem(name, MetaProblem.Kind.UNREADABLE, e.toString());
+        }
+        JsonNode n;
+        try {
+            n = JSON.readTree(bytes);
+        } catch (IOException e) {
+            return new MetaProblem(name, MetaProblem.Kind.UNREADABLE, "not JSON: " + firstLine(e.getMessage()));
+        }
+        if (n == null || !n.isObject()) {
+            return new MetaProblem(name, MetaProblem.Kind.UNREADABLE, "not a JSON object");
+        }
+        int version = n.path("schema_version").asInt(-1);
+        if (version != SCHEMA_VERSION) {
+            return new MetaProblem(name, MetaProblem.Kind.PARTIAL, "schema_version " + n.path("schema_version")
+                    + " (this reader understands " + SCHEMA_VERSION + ")");
+        }
+        String harness = text(n, "harness");
+        String outcome = text(n, "outcome");
+        if (harness == null || outcome == null) {
+            return new MetaProblem(name, MetaProblem.Kind.PARTIAL, "missing "
+                    + (harness == null ? "harness" : "") + (harness == null && outcome == null ? " and " : "")
+                    + (outcome == null ? "outcome" : ""));
+        }
+        JsonNode changes = n.path("changes");
+        JsonNode tokens = n.path("tokens");
+        JsonNode cost = n.path("cost");
+        JsonNode served = n.path("served_model");
+        String model = text(n, "model") != null ? text(n, "model") : text(n, "resolved_model");
+        return new ResultRow(name, harness, text(n, "provider"), model, text(n, "task"), outcome, text(n, "reason"),
+                number(n, "duration_ms"), number(changes, "files_changed"), number(changes, "insertions"),
+                number(changes, "deletions"), number(tokens, "input"), number(tokens, "output"), text(tokens, "source"),
+                cost.hasNonNull("usd") ? cost.get("usd").decimalValue() : null, text(cost, "source"),
+                text(served, "verdict"), branch(n.path("branch")));
+    }
+
+    private static String branch(JsonNode b) {
+        if (b.isMissingNode() || b.isNull()) {
+            return null;
+        }
+        if (b.path("pushed").asBoolean(false)) {
+            return text(b, "name");
+        }
+        String err = text(b, "error");
+        return "not pushed" + (err == null ? "" : ": " + err);
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() || v.isContainerNode() ? null : v.asText();
+    }
+
+    private static Long number(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v != null && v.isNumber() ? v.asLong() : null;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int i = s.indexOf('\n');
+        return i < 0 ? s : s.substring(0, i);
+    }
+
+    public List<ResultRow> rows() {
+        return rows;
+    }
+
+    public List<MetaProblem> problems() {
+        return problems;
+    }
+
+    /** The sums over every row. */
+    public Totals totals() {
+        Map<String, Integer> byOutcome = new TreeMap<>();
+        long duration = 0;
+        long in = 0;
+        long out = 0;
+        int inUnmeasured = 0;
+        int outUnmeasured = 0;
+        int costUnmeasured = 0;
+        BigDecimal cost = BigDecimal.ZERO;
+        for (ResultRow r : rows) {
+            byOutcome.merge(r.outcome(), 1, Integer::sum);
+            duration += r.durationMs() == null ? 0 : r.durationMs();
+            if (r.tokensIn() == null) {
+                inUnmeasured++;
+            } else {
+                in += r.tokensIn();
+            }
+            if (r.tokensOut() == null) {
+                outUnmeasured++;
+            } else {
+                out += r.tokensOut();
+            }
+            if (r.costUsd() == null) {
+                costUnmeasured++;
+            } else {
+                cost = cost.add(r.costUsd());
+            }
+        }
+        return new Totals(rows.size(), byOutcome, duration, in, inUnmeasured, out, outUnmeasured, cost, costUnmeasured,
+                problems.size());
+    }
+
+    /**
+     * Sums over a summary's rows; each measured sum comes with the count of rows left out of it
+     * because the figure was unmeasured.
+     *
+     * @param results readable results
+     * @param byOutcome how many results per outcome
+     * @param durationMs total wall time
+     * @param tokensIn sum of measured input tokens
+     * @param tokensInUnmeasured results whose input tokens were unmeasured
+     * @param tokensOut sum of measured output tokens
+     * @param tokensOutUnmeasured results whose output tokens were unmeasured
+     * @param costUsd sum of measured costs
+     * @param costUnmeasured results whose cost was unmeasured
+     * @param problems results that could not be read
+     */
+    public record Totals(int results, Map<String, Integer> byOutcome, long durationMs, long tokensIn,
+            int tokensInUnmeasured, long tokensOut, int tokensOutUnmeasured, BigDecimal costUsd, int costUnmeasured,
+            int problems) {
+        public Totals {
+            byOutcome = java.util.Collections.unmodifiableMap(new TreeMap<>(byOutcome));
+            Objects.requireNonNull(costUsd, "costUsd");
+        }
+    }
+}
