@@ -34,6 +34,12 @@ import java.nio.file.Path;
  * download one on every start. The endpoint is also passed as {@code --openai-api-base}, which
  * beats a {@code .env} file committed in the repository (aider loads those over the
  * environment).
+ *
+ * <p>Since {@code --yes-always} answers every question with yes, the invocation also turns off
+ * what a yes would set off headless: scraping URLs found in the prompt ({@code
+ * --no-detect-urls}), installing Playwright ({@code --disable-playwright}) and opening a browser
+ * on an error's help link ({@code BROWSER=true}). Shell commands the model suggests are not run
+ * ({@code --yes-always} does not cover them).
  */
 final class AiderLaunch {
     /** The launch script, relative to the scratch dir. */
@@ -65,6 +71,12 @@ final class AiderLaunch {
      * come from the table bundled with LiteLLM ({@code LITELLM_LOCAL_MODEL_COST_MAP}).
      */
     static final String PRICE_CACHE_CONTENT = "{\"harness4j-seeded\": {}}\n";
+
+    /**
+     * What Python's {@code webbrowser} runs instead of a browser: with {@code --yes-always} aider
+     * answers yes to "Open URL for more info?" after an error and would start one.
+     */
+    static final String NO_BROWSER = "true";
 
     /** A key aider's OpenAI client accepts when the endpoint needs none (it refuses an empty one). */
     static final String NO_KEY = "harness4j-no-key";
@@ -126,7 +138,7 @@ final class AiderLaunch {
                 .arg(options.stream() ? "--stream" : "--no-stream")
                 .args("--yes-always", "--no-pretty", "--no-fancy-input", "--no-check-update",
                         "--no-show-release-notes", "--no-analytics", "--no-show-model-warnings", "--no-gitignore",
-                        "--no-restore-chat-history")
+                        "--no-restore-chat-history", "--no-detect-urls", "--disable-playwright")
                 .args("--chat-history-file", scratch.resolve(CHAT_HISTORY).toString())
                 .args("--input-history-file", scratch.resolve(INPUT_HISTORY).toString());
         if (ctx.systemPrompt() != null && !ctx.systemPrompt().isBlank()) {
@@ -146,7 +158,8 @@ final class AiderLaunch {
         b.env("PYTHONUNBUFFERED", "1")
                 .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
                 .env("HOME", scratch.resolve(HOME_DIR).toString())
-                .env("COLUMNS", COLUMNS);
+                .env("COLUMNS", COLUMNS)
+                .env("BROWSER", NO_BROWSER);
         String userHome = ctx.environment().get("HOME");
         if (userHome != null && !userHome.isBlank()) {
             b.env(USER_HOME_ENV, userHome);
