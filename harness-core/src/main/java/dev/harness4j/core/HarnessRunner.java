@@ -1,0 +1,302 @@
+package dev.harness4j.core;
+
+import dev.harness4j.api.Harness;
+import dev.harness4j.api.HarnessListener;
+import dev.harness4j.api.ProviderNotResolvableException;
+import dev.harness4j.api.ProviderResolver;
+import dev.harness4j.api.ResolvedProvider;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.capture.ResultStore;
+import dev.harness4j.core.process.ProcessSupervisor;
+import dev.harness4j.core.workspace.BranchPusher;
+import dev.harness4j.core.workspace.ChangeCollector;
+import dev.harness4j.core.workspace.Workspaces;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Runs one harness on one task in an isolated checkout, guarded, and captures the result:
+ * registry → installation → provider → workspace → prepare → supervise → git changes →
+ * interpret → result store. Thread-safe: concurrent {@link #run} calls are independent.
+ *
+ * <pre>{@code
+ * try (HarnessRunner runner = HarnessRunner.builder()
+ *         .stateDir(Path.of("/var/h4j"))
+ *         .providers(myResolver)
+ *         .listener(event -> System.out.println(event))
+ *         .build()) {
+ *     RunRecord record = runner.run(RunSpec.builder("opencode", "local")
+ *             .model("gemma4:31b").prompt("Add a README").baseline(Path.of("/src/repo")).build());
+ *     System.out.println(record.result().outcome() + " -> " + record.resultDir());
+ * }
+ * }</pre>
+ *
+ * <p>Bad input detectable before anything starts (unknown harness, CLI not installed, provider
+ * not resolvable, baseline not a repository, unknown ref, state dir not writable) throws the
+ * matching {@link dev.harness4j.api.HarnessException} and writes nothing. Once the run has
+ * started, every failure (workspace, prepare, process start, capture) ends with a result on disk
+ * whose {@code outcome} is {@code error} and whose {@code stage} and {@code reason} say where
+ * and why. The run's directory under {@code <stateDir>/runs/<runId>} is removed after capture.
+ * A dirty baseline is isolated from its committed state, noted in {@code meta.json}.
+ */
+public final class HarnessRunner implements AutoCloseable {
+    /** How long pushing a result branch may take: 2 minutes. */
+    public static final Duration DEFAULT_PUSH_TIMEOUT = BranchPusher.DEFAULT_PUSH_TIMEOUT;
+
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    final HarnessRegistry registry;
+    final Installations installations;
+    final List<ProviderResolver> providers;
+    final HarnessListener listener;
+    final Map<String, String> environment;
+    final boolean pushBranches;
+    final Workspaces workspaces;
+    final ChangeCollector changes;
+    final BranchPusher pusher;
+    final ResultStore store;
+    final ProcessSupervisor supervisor;
+    final boolean runningAsRoot;
+    private final SecureRandom random = new SecureRandom();
+    private final ConcurrentMap<String, AtomicBoolean> preparing = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private HarnessRunner(Builder b) {
+        this.registry = b.registry != null ? b.registry : HarnessRegistry.fromServices();
+        this.installations = b.installations != null ? b.installations : Installations.defaults();
+        this.providers = List.copyOf(b.providers);
+        this.listener = b.listener;
+        this.environment = Map.copyOf(b.environment != null ? b.environment : System.getenv());
+        this.pushBranches = b.pushBranches;
+        this.workspaces = Workspaces.builder().stateDir(b.stateDir).gitExecutable(b.gitExecutable).build();
+        this.changes = new ChangeCollector(workspaces);
+        this.pusher = new BranchPusher(workspaces, b.pushTimeout);
+        this.store = new ResultStore(workspaces.stateDir());
+        this.supervisor = ProcessSupervisor.builder().termGrace(b.termGrace).build();
+        this.runningAsRoot = detectRoot();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The state dir: {@code runs/} and {@code results/} live below it. */
+    public Path stateDir() {
+        return workspaces.stateDir();
+    }
+
+    /** Where results are written: {@code <stateDir>/results}. */
+    public ResultStore resultStore() {
+        return store;
+    }
+
+    /** Runs a spec under a fresh run id; see {@link #run(RunSpec, String)}. */
+    public RunRecord run(RunSpec spec) {
+        return run(spec, newRunId());
+    }
+
+    /**
+     * Runs a spec under the given run id and blocks until its result is on disk.
+     *
+     * @param runId a unique id ({@code [A-Za-z0-9][A-Za-z0-9._-]*}), so that {@link #bail} can
+     *     be called before this returns
+     * @throws dev.harness4j.api.UnknownHarnessException when no adapter has the spec's harness id
+     * @throws dev.harness4j.api.HarnessNotInstalledException when the harness's CLI is missing
+     * @throws ProviderNotResolvableException when no resolver knows the provider, or it cannot
+     *     be resolved
+     * @throws dev.harness4j.core.workspace.NotAGitRepositoryException for a baseline that is no
+     *     repository
+     * @throws dev.harness4j.core.workspace.UnknownRefException for a ref that names no commit
+     * @throws dev.harness4j.core.workspace.StateDirNotWritableException when the state dir
+     *     cannot be written
+     * @throws IllegalStateException when this runner is closed
+     */
+    public RunRecord run(RunSpec spec, String runId) {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(runId, "runId");
+        if (closed.get()) {
+            throw new IllegalStateException("this HarnessRunner is closed; build a new one to run " + spec.harness());
+        }
+        AtomicBoolean bailed = new AtomicBoolean();
+        if (preparing.putIfAbsent(runId, bailed) != null) {
+            throw new IllegalArgumentException("run " + runId + " is already running; run ids must be unique");
+        }
+        try {
+            Harness harness = registry.require(spec.harness());
+            Path executable = installations.require(harness);
+            ResolvedProvider provider = resolve(spec.provider(), spec.model());
+            workspaces.ensureWritableDir(workspaces.stateDir().resolve("runs"));
+            workspaces.ensureWritableDir(store.resultsDir());
+            var baseline = workspaces.inspect(spec.baseline(), spec.ref());
+            return new RunExecution(this, runId, spec, harness, executable, provider, baseline, bailed).execute();
+        } finally {
+            preparing.remove(runId, bailed);
+        }
+    }
+
+    /**
+     * Bails a run from any thread: a running process is stopped (outcome {@code bailed}); a run
+     * still preparing ends as {@code bailed} before its process starts.
+     *
+     * @return false when no run with this id is going on
+     */
+    public boolean bail(String runId) {
+        Objects.requireNonNull(runId, "runId");
+        if (supervisor.bail(runId)) {
+            return true;
+        }
+        AtomicBoolean flag = preparing.get(runId);
+        if (flag == null) {
+            return false;
+        }
+        flag.set(true);
+        supervisor.bail(runId); // the process may have started in between
+        return true;
+    }
+
+    /** Stops every running run (they end as {@code bailed} with their results written); idempotent. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            preparing.values().forEach(f -> f.set(true));
+            supervisor.close();
+        }
+    }
+
+    private ResolvedProvider resolve(String provider, String model) {
+        Set<String> known = new TreeSet<>();
+        for (ProviderResolver r : providers) {
+            Optional<ResolvedProvider> p = r.resolve(provider, model);
+            if (p.isPresent()) {
+                return p.get();
+            }
+            known.addAll(r.providerNames());
+        }
+        throw new ProviderNotResolvableException(provider, "unknown provider '" + provider + "'; known providers: "
+                + known + " (configure it, or add a ProviderResolver with HarnessRunner.builder().providers(..))");
+    }
+
+    private String newRunId() {
+        byte[] b = new byte[4];
+        random.nextBytes(b);
+        return ZonedDateTime.now(ZoneOffset.UTC).format(ID_TIME) + "-" + HexFormat.of().formatHex(b);
+    }
+
+    private static boolean detectRoot() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Uid:")) {
+                    return line.split("\\s+")[1].equals("0");
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // not Linux: fall back to the user name
+        }
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    /** Builds a {@link HarnessRunner}. */
+    public static final class Builder {
+        private Path stateDir = Workspaces.defaultStateDir();
+        private HarnessRegistry registry;
+        private Installations installations;
+        private final List<ProviderResolver> providers = new ArrayList<>();
+        private HarnessListener listener = HarnessListener.NONE;
+        private Duration termGrace = ProcessSupervisor.DEFAULT_TERM_GRACE;
+        private Duration pushTimeout = DEFAULT_PUSH_TIMEOUT;
+        private Map<String, String> environment;
+        private String gitExecutable = "git";
+        private boolean pushBranches = true;
+
+        private Builder() {}
+
+        /** Where runs and results go; default {@code ~/.harness4j}. */
+        public Builder stateDir(Path value) {
+            this.stateDir = Objects.requireNonNull(value, "stateDir");
+            return this;
+        }
+
+        /** The adapters; default every adapter on the class path ({@link HarnessRegistry#fromServices()}). */
+        public Builder registry(HarnessRegistry value) {
+            this.registry = Objects.requireNonNull(value, "registry");
+            return this;
+        }
+
+        /** Where CLIs are found; default {@link Installations#defaults()}. */
+        public Builder installations(Installations value) {
+            this.installations = Objects.requireNonNull(value, "installations");
+            return this;
+        }
+
+        /** Provider resolvers, asked in order; the first non-empty answer wins. */
+        public Builder providers(ProviderResolver... values) {
+            for (ProviderResolver r : values) {
+                providers.add(Objects.requireNonNull(r, "provider resolver"));
+            }
+            return this;
+        }
+
+        /** Receives every run's events; default none. */
+        public Builder listener(HarnessListener value) {
+            this.listener = Objects.requireNonNull(value, "listener");
+            return this;
+        }
+
+        /** Between TERM and KILL when a run is stopped; default {@link ProcessSupervisor#DEFAULT_TERM_GRACE}. */
+        public Builder termGrace(Duration value) {
+            this.termGrace = requirePositive(value, "termGrace");
+            return this;
+        }
+
+        /** How long a result branch push may take; default {@link #DEFAULT_PUSH_TIMEOUT}. */
+        public Builder pushTimeout(Duration value) {
+            this.pushTimeout = requirePositive(value, "pushTimeout");
+            return this;
+        }
+
+        /** Whether results are pushed to {@code harnesstests/<combo>} when the baseline has a remote; default true. */
+        public Builder pushBranches(boolean value) {
+            this.pushBranches = value;
+            return this;
+        }
+
+        /** The environment harness processes start from; default {@code System.getenv()}. */
+        public Builder environment(Map<String, String> value) {
+            this.environment = Map.copyOf(Objects.requireNonNull(value, "environment"));
+            return this;
+        }
+
+        /** The git binary; default {@code git} on {@code PATH}. */
+        public Builder gitExecutable(String value) {
+            this.gitExecutable = Objects.requireNonNull(value, "gitExecutable");
+            return this;
+        }
+
+        public HarnessRunner build() {
+            return new HarnessRunner(this);
+        }
+
+        private static Duration requirePositive(Duration d, String name) {
+            Objects.requireNonNull(d, name);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive, was " + d);
+            }
+            return d;
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package dev.harness4j.core;
+
+import dev.harness4j.api.Execution;
+import dev.harness4j.api.GitChanges;
+import dev.harness4j.api.Harness;
+import dev.harness4j.api.HarnessContext;
+import dev.harness4j.api.HarnessEvent;
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.Invocation;
+import dev.harness4j.api.Login;
+import dev.harness4j.api.Outcome;
+import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.ResolvedProvider;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.api.Termination;
+import dev.harness4j.core.RunRecord.Stage;
+import dev.harness4j.core.capture.EventLog;
+import dev.harness4j.core.capture.Redactor;
+import dev.harness4j.core.capture.ResultStore;
+import dev.harness4j.core.process.ProcessOutcome;
+import dev.harness4j.core.process.ProcessRequest;
+import dev.harness4j.core.workspace.Baseline;
+import dev.harness4j.core.workspace.BranchPush;
+import dev.harness4j.core.workspace.CapturedChanges;
+import dev.harness4j.core.workspace.SafeDelete;
+import dev.harness4j.core.workspace.Workspace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One run of a {@link HarnessRunner}, from the workspace to the result on disk. Used once, by one thread. */
+final class RunExecution {
+    private static final Logger log = LoggerFactory.getLogger(RunExecution.class);
+
+    private final HarnessRunner runner;
+    private final String runId;
+    private final RunSpec spec;
+    private final Harness harness;
+    private final Path executable;
+    private final ResolvedProvider provider;
+    private final Baseline baseline;
+    private final AtomicBoolean bailed;
+    private final String model;
+    private final Set<String> secrets = new LinkedHashSet<>();
+    private final List<String> notes = new ArrayList<>();
+    private final Instant startedAt = Instant.now();
+
+    // what the stages found; read when the record is made
+    private Stage stage = Stage.WORKSPACE;
+    private Workspace ws;
+    private ProcessOutcome outcome;
+    private CapturedChanges captured;
+    private HarnessResult result;
+    private BranchPush branch;
+
+    RunExecution(HarnessRunner runner, String runId, RunSpec spec, Harness harness, Path executable,
+            ResolvedProvider provider, Baseline baseline, AtomicBoolean bailed) {
+        this.runner = runner;
+        this.runId = runId;
+        this.spec = spec;
+        this.harness = harness;
+        this.executable = executable;
+        this.provider = provider;
+        this.baseline = baseline;
+        this.bailed = bailed;
+        this.model = spec.model() != null ? spec.model() : provider.model();
+        provider.secretValue().ifPresent(s -> secrets.add(s.reveal()));
+        if (baseline.dirty()) {
+            notes.add(baseline.dirtyNote());
+        }
+    }
+
+    RunRecord execute() {
+        Path eventsFile = runner.workspaces.stateDir().resolve("runs").resolve(runId + ".events.jsonl");
+        EventLog events = null;
+        try {
+            events = new EventLog(eventsFile, Redactor.of(secrets), runner.listener);
+            status(events, HarnessEvent.Status.PREPARING, null);
+            stages(events);
+        } catch (IOException e) {
+            fail(Stage.WORKSPACE, "could not write the event log " + eventsFile + ": " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            result = HarnessResult.builder(Outcome.BAILED, model).reason("interrupted").build();
+        } catch (RuntimeException e) {
+            Stage where = stage != null ? stage : Stage.CAPTURE;
+            log.warn("run {} failed at stage {}", runId, where.wireName(), e);
+            fail(where, e.getMessage() != null ? e.getMessage() : e.toString());
+        }
+        return finish(events, eventsFile);
+    }
+
+    private void stages(EventLog events) throws InterruptedException {
+        stage = Stage.WORKSPACE;
+        ws = runner.workspaces.isolate(runId, baseline, spec.isolation());
+        if (bailedBeforeStart()) {
+            return;
+        }
+        stage = Stage.PREPARE;
+        HarnessContext ctx = new HarnessContext(runId, spec.prompt(), provider.withModel(model), ws.dir(), ws.scratchDir(),
+                executable.toString(), spec.limits(), spec.systemPrompt(), spec.options(), runner.environment,
+                runner.runningAsRoot);
+        Invocation invocation = harness.prepare(ctx);
+        secrets.addAll(invocation.secretValues());
+        events.redactWith(Redactor.of(secrets));
+        if (bailedBeforeStart()) {
+            return;
+        }
+        stage = Stage.RUN;
+        status(events, HarnessEvent.Status.RUNNING, null);
+        Path io = ws.ioDir();
+        outcome = runner.supervisor.run(ProcessRequest.builder(runId, invocation, ws.scratchDir())
+                .baseEnvironment(runner.environment)
+                .stdoutFile(io.resolve("stdout.log"))
+                .stderrFile(io.resolve("stderr.log"))
+                .transcriptFile(io.resolve("transcript.log"))
+                .limits(spec.limits())
+                .secrets(secrets)
+                .listener(events)
+                .build());
+        stage = Stage.CAPTURE;
+        status(events, HarnessEvent.Status.CAPTURING, null);
+        captured = runner.changes.collect(ws);
+        Termination termination = outcome.termination();
+        if (termination.kind() == Termination.Kind.START_FAILED) {
+            stage = Stage.RUN;
+            result = HarnessResult.builder(Outcome.ERROR, model)
+                    .reason("the harness process could not start: " + termination.reason()).build();
+        } else {
+            Execution execution = new Execution(ctx, invocation, outcome.exitCode(), termination,
+                    io.resolve("stdout.log"), io.resolve("stderr.log"), captured.changes(), outcome.duration());
+            result = imposeTermination(harness.interpret(execution), termination);
+            stage = null; // went through every stage
+        }
+        if (runner.pushBranches) {
+            branch = runner.pusher.push(ws, captured, ResultStore.combo(harness.id(), model)).orElse(null);
+        }
+    }
+
+    private boolean bailedBeforeStart() {
+        if (bailed.get()) {
+            result = HarnessResult.builder(Outcome.BAILED, model).reason("bailed before the harness started").build();
+            return true;
+        }
+        return false;
+    }
+
+    /** The guard's verdict wins over what the adapter read from a stopped process's output. */
+    private static HarnessResult imposeTermination(HarnessResult r, Termination t) {
+        Outcome imposed = Outcomes.fromTermination(t);
+        if (imposed != null && r.outcome() != imposed) {
+            return r.withOutcome(imposed, t.reason() != null ? t.reason() : r.reason());
+        }
+        return r;
+    }
+
+    private void fail(Stage where, String reason) {
+        stage = where;
+        result = HarnessResult.builder(Outcome.ERROR, model).reason(where.wireName() + " failed: " + reason).build();
+    }
+
+    private RunRecord finish(EventLog events, Path eventsFile) {
+        Path resultDir = runner.store.dirFor(harness.id(), model);
+        Redactor redactor = Redactor.of(secrets);
+        GitChanges changes = captured != null ? captured.changes() : null;
+        RunRecord record = new RunRecord(runId, spec, provider.name(), model, baseline,
+                changes != null ? changes.headCommit() : null, result, stage,
+                outcome != null ? outcome.exitCode() : null, outcome != null ? outcome.termination() : null,
+                startedAt, Instant.now(), changes, Login.unknown(), branch, notes, resultDir);
+        RuntimeException failure = null;
+        try {
+            if (events != null) {
+                status(events, HarnessEvent.Status.CAPTURING, "writing results");
+                closeQuietly(events);
+            }
+            Path io = ws != null ? ws.ioDir() : null;
+            ResultStore.RunFiles files = new ResultStore.RunFiles(
+                    captured != null ? captured.patch() : null, captured != null ? captured.diffstat() : null,
+                    io != null ? io.resolve("transcript.log") : null, eventsFile);
+            runner.store.write(record, files, redactor);
+        } catch (RuntimeException e) {
+            failure = e;
+        } finally {
+            cleanup(eventsFile, failure);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        safeNotify(new HarnessEvent.StatusChanged(runId, Instant.now(), HarnessEvent.Status.FINISHED,
+                result.outcome().wireName()));
+        log.info("run {} ({} on {}) ended {} in {} ms -> {}", runId, harness.id(), model, result.outcome().wireName(),
+                Duration.between(startedAt, record.finishedAt()).toMillis(), resultDir);
+        return record;
+    }
+
+    private void cleanup(Path eventsFile, RuntimeException failure) {
+        try {
+            if (ws != null) {
+                ws.close();
+            }
+        } catch (RuntimeException e) {
+            log.warn("run {}: could not remove its workspace {}", runId, ws.runDir(), e);
+            if (failure != null) {
+                failure.addSuppressed(e);
+            }
+        }
+        try {
+            SafeDelete.deleteBelow(runner.workspaces.stateDir(), eventsFile);
+        } catch (RuntimeException e) {
+            log.warn("run {}: could not remove {}", runId, eventsFile, e);
+        }
+    }
+
+    private void status(EventLog events, HarnessEvent.Status status, String detail) {
+        events.onEvent(new HarnessEvent.StatusChanged(runId, Instant.now(), status, detail));
+    }
+
+    private void safeNotify(HarnessEvent event) {
+        try {
+            runner.listener.onEvent(event);
+        } catch (RuntimeException e) {
+            log.warn("a HarnessListener threw on {}; ignored", event, e);
+        }
+    }
+
+    private static void closeQuietly(EventLog events) {
+        try {
+            events.close();
+        } catch (IOException e) {
+            log.warn("could not close the event log {}", events.file(), e);
+        }
+    }
+
+}

@@ -1,0 +1,155 @@
+package dev.harness4j.core.process;
+
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Reads Linux's {@code /proc} to find the live (non-zombie) processes of one run: those whose
+ * environment carries the run marker, and optionally those in the run's session or process
+ * group. Pure functions over the file system; no state.
+ */
+final class ProcTable {
+    private static final Path PROC = Path.of("/proc");
+    private static final int ENVIRON_READ_LIMIT = 1 << 20;
+
+    private ProcTable() {}
+
+    /**
+     * The pids of live processes that carry {@code RunMarker.ENV=runId}, or whose session or
+     * process group is {@code leader} (ignored when {@code leader <= 0}). Never this JVM.
+     */
+    static List<Long> scan(String runId, long leader) {
+        byte[] needle = (RunMarker.ENV + "=" + runId).getBytes(StandardCharsets.UTF_8);
+        long self = ProcessHandle.current().pid();
+        String[] names = PROC.toFile().list();
+        if (names == null) {
+            throw new IllegalStateException("could not list /proc to find the processes of run " + runId
+                    + " (harness4j needs Linux with /proc mounted)");
+        }
+        Reader reader = new Reader();
+        List<Long> out = new ArrayList<>();
+        for (String name : names) {
+            long pid = parsePid(name);
+            if (pid <= 0 || pid == self) {
+                continue;
+            }
+            long[] stat = stat(reader, name);
+            if (stat == null) {
+                continue; // gone, or a zombie: nothing left to stop
+            }
+            if (leader > 0 && (stat[0] == leader || stat[1] == leader)) {
+                out.add(pid);
+            } else if (hasMarker(reader, name, needle)) {
+                out.add(pid);
+            }
+        }
+        return out;
+    }
+
+    private static long parsePid(String name) {
+        if (name.isEmpty() || name.length() > 10) {
+            return -1;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+                return -1;
+            }
+        }
+        return Long.parseLong(name);
+    }
+
+    /** {pgrp, session} of a live process, or null when it is gone or a zombie. */
+    private static long[] stat(Reader reader, String pid) {
+        int n = reader.read("/proc/" + pid + "/stat", 4096);
+        if (n <= 0) {
+            return null;
+        }
+        byte[] b = reader.buf;
+        int close = n - 1;
+        while (close >= 0 && b[close] != ')') {
+            close--;
+        }
+        // after "pid (comm) ": state ppid pgrp session
+        int i = close + 2;
+        if (close < 0 || i >= n) {
+            return null;
+        }
+        if (b[i] == 'Z' || b[i] == 'X') {
+            return null;
+        }
+        long[] fields = new long[3];
+        int f = -1;
+        for (i = i + 1; i < n && f < 3; i++) {
+            if (b[i] == ' ') {
+                f++;
+                if (f < 3) {
+                    fields[f] = 0;
+                }
+            } else if (f >= 0 && b[i] >= '0' && b[i] <= '9') {
+                fields[f] = fields[f] * 10 + (b[i] - '0');
+            } else if (f >= 0 && b[i] == '-') {
+                return null;
+            }
+        }
+        return new long[] {fields[1], fields[2]};
+    }
+
+    private static boolean hasMarker(Reader reader, String pid, byte[] needle) {
+        int n = reader.read("/proc/" + pid + "/environ", ENVIRON_READ_LIMIT);
+        byte[] env = reader.buf;
+        int from = 0;
+        while (from + needle.length <= n) {
+            int end = indexOf(env, n, (byte) 0, from);
+            int entryEnd = end < 0 ? n : end;
+            if (entryEnd - from == needle.length && Arrays.equals(env, from, entryEnd, needle, 0, needle.length)) {
+                return true;
+            }
+            if (end < 0) {
+                break;
+            }
+            from = end + 1;
+        }
+        return false;
+    }
+
+    private static int indexOf(byte[] a, int n, byte b, int from) {
+        for (int i = from; i < n; i++) {
+            if (a[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Reads small /proc files into one reused buffer. */
+    private static final class Reader {
+        byte[] buf = new byte[16 * 1024];
+
+        /** Bytes read into {@link #buf} (at most {@code limit}); -1 when the file cannot be read. */
+        int read(String file, int limit) {
+            try (FileInputStream in = new FileInputStream(file)) {
+                int n = 0;
+                while (true) {
+                    if (n == buf.length) {
+                        if (buf.length >= limit) {
+                            return n;
+                        }
+                        buf = Arrays.copyOf(buf, Math.min(limit, buf.length * 2));
+                    }
+                    int r = in.read(buf, n, buf.length - n);
+                    if (r < 0) {
+                        return n;
+                    }
+                    n += r;
+                }
+            } catch (IOException | RuntimeException e) {
+                return -1; // gone, or not readable by this user
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package dev.harness4j.core.process;
+
+import dev.harness4j.api.HarnessListener;
+import dev.harness4j.api.Invocation;
+import dev.harness4j.api.Limits;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One process for {@link ProcessSupervisor#run(ProcessRequest)} to start, guard and drain.
+ *
+ * <pre>{@code
+ * ProcessRequest request = ProcessRequest.builder("run-42", invocation, runDir)
+ *         .limits(Limits.NONE.withInactivityTimeout(Duration.ofMinutes(5)))
+ *         .secret(apiKey)
+ *         .listener(event -> log.info("{}", event))
+ *         .build();
+ * }</pre>
+ *
+ * @param runId the run's id; every spawned process carries it as {@link RunMarker#ENV}
+ * @param invocation what to start
+ * @param scratchDir where {@link Invocation#files()} are written (created when missing)
+ * @param baseEnvironment the environment to start from (usually {@code System.getenv()});
+ *     {@link Invocation#removeEnvironment()} is applied to it, then {@link
+ *     Invocation#environment()}, then {@code PWD} and the run marker
+ * @param stdoutFile receives the raw stdout bytes, for {@code Harness.interpret}
+ * @param stderrFile receives the raw stderr bytes
+ * @param transcriptFile both streams interleaved by line as UTF-8 text: {@code \r} stripped,
+ *     invalid UTF-8 replaced, secrets replaced by {@code ***}; when the supervisor stops the run
+ *     or it cannot start, a last line {@code [harness4j] ...} says why
+ * @param limits the guard's limits
+ * @param secrets values replaced by {@code ***} in the transcript and in events (the
+ *     invocation's {@link Invocation#secretValues()} are always added)
+ * @param listener receives one {@code OutputLine} event per line
+ */
+public record ProcessRequest(
+        String runId,
+        Invocation invocation,
+        Path scratchDir,
+        Map<String, String> baseEnvironment,
+        Path stdoutFile,
+        Path stderrFile,
+        Path transcriptFile,
+        Limits limits,
+        Set<String> secrets,
+        HarnessListener listener) {
+
+    /** The longest run id accepted; it travels in every process's environment. */
+    public static final int MAX_RUN_ID_LENGTH = 200;
+
+    public ProcessRequest {
+        Objects.requireNonNull(runId, "runId");
+        if (runId.isEmpty() || runId.length() > MAX_RUN_ID_LENGTH || !runId.chars().allMatch(ProcessRequest::idChar)) {
+            throw new IllegalArgumentException("runId must be 1.." + MAX_RUN_ID_LENGTH
+                    + " printable characters without spaces, was '" + runId + "'");
+        }
+        Objects.requireNonNull(invocation, "invocation");
+        Objects.requireNonNull(scratchDir, "scratchDir");
+        baseEnvironment = Map.copyOf(Objects.requireNonNull(baseEnvironment, "baseEnvironment"));
+        Objects.requireNonNull(stdoutFile, "stdoutFile");
+        Objects.requireNonNull(stderrFile, "stderrFile");
+        Objects.requireNonNull(transcriptFile, "transcriptFile");
+        Objects.requireNonNull(limits, "limits");
+        secrets = Set.copyOf(Objects.requireNonNull(secrets, "secrets"));
+        Objects.requireNonNull(listener, "listener");
+    }
+
+    private static boolean idChar(int c) {
+        return c > 0x20 && c < 0x7f;
+    }
+
+    /**
+     * A builder whose defaults put everything in {@code dir}: scratch files there, {@code
+     * stdout.log}, {@code stderr.log} and {@code transcript.log}; environment {@code
+     * System.getenv()}; no limits; no listener.
+     */
+    public static Builder builder(String runId, Invocation invocation, Path dir) {
+        return new Builder(runId, invocation, dir);
+    }
+
+    /** Builds a {@link ProcessRequest}. */
+    public static final class Builder {
+        private final String runId;
+        private final Invocation invocation;
+        private Path scratchDir;
+        private Map<String, String> baseEnvironment = System.getenv();
+        private Path stdoutFile;
+        private Path stderrFile;
+        private Path transcriptFile;
+        private Limits limits = Limits.NONE;
+        private final Set<String> secrets = new LinkedHashSet<>();
+        private HarnessListener listener = HarnessListener.NONE;
+
+        private Builder(String runId, Invocation invocation, Path dir) {
+            this.runId = Objects.requireNonNull(runId, "runId");
+            this.invocation = Objects.requireNonNull(invocation, "invocation");
+            Objects.requireNonNull(dir, "dir");
+            this.scratchDir = dir;
+            this.stdoutFile = dir.resolve("stdout.log");
+            this.stderrFile = dir.resolve("stderr.log");
+            this.transcriptFile = dir.resolve("transcript.log");
+        }
+
+        public Builder scratchDir(Path v) { this.scratchDir = Objects.requireNonNull(v, "scratchDir"); return this; }
+        public Builder baseEnvironment(Map<String, String> v) { this.baseEnvironment = Objects.requireNonNull(v, "baseEnvironment"); return this; }
+        public Builder stdoutFile(Path v) { this.stdoutFile = Objects.requireNonNull(v, "stdoutFile"); return this; }
+        public Builder stderrFile(Path v) { this.stderrFile = Objects.requireNonNull(v, "stderrFile"); return this; }
+        public Builder transcriptFile(Path v) { this.transcriptFile = Objects.requireNonNull(v, "transcriptFile"); return this; }
+        public Builder limits(Limits v) { this.limits = Objects.requireNonNull(v, "limits"); return this; }
+        public Builder secret(String v) { secrets.add(Objects.requireNonNull(v, "secret")); return this; }
+        public Builder secrets(Set<String> v) { secrets.addAll(v); return this; }
+        public Builder listener(HarnessListener v) { this.listener = Objects.requireNonNull(v, "listener"); return this; }
+
+        public ProcessRequest build() {
+            return new ProcessRequest(runId, invocation, scratchDir, baseEnvironment, stdoutFile, stderrFile,
+                    transcriptFile, limits, secrets, listener);
+        }
+    }
+}

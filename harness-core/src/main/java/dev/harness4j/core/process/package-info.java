@@ -1,0 +1,13 @@
+/**
+ * Process supervision for one harness run: start an {@link dev.harness4j.api.Invocation} in its
+ * own session, drain and tail its output, guard it (inactivity, max runtime, bail) and stop its
+ * whole process tree so that nothing carrying the run's {@link
+ * dev.harness4j.core.process.RunMarker marker} survives.
+ *
+ * <pre>{@code
+ * try (ProcessSupervisor supervisor = ProcessSupervisor.builder().build()) {
+ *     ProcessOutcome outcome = supervisor.run(request);
+ * }
+ * }</pre>
+ */
+package dev.harness4j.core.process;

@@ -1,0 +1,120 @@
+package dev.harness4j.core.workspace;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.jgit.lib.Config;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pushes a run's result to {@code harnesstests/<combo>} on the baseline's remote, best-effort:
+ * every failure becomes a {@link BranchPush} with an error, never an exception. Uncommitted work
+ * is included by pushing a snapshot commit (made with {@code git commit-tree} on top of the
+ * workspace's HEAD, without moving HEAD or touching any ref). The remote is {@code origin} when
+ * the baseline has one, else its first remote. Thread-safe.
+ */
+public final class BranchPusher {
+    private static final Logger log = LoggerFactory.getLogger(BranchPusher.class);
+
+    /** How long a push may take before it is abandoned: 2 minutes. */
+    public static final Duration DEFAULT_PUSH_TIMEOUT = Duration.ofMinutes(2);
+
+    /** The branch prefix results are pushed under. */
+    public static final String PREFIX = "harnesstests/";
+
+    private static final Map<String, String> IDENTITY = Map.of(
+            "GIT_AUTHOR_NAME", "harness4j", "GIT_AUTHOR_EMAIL", "harness4j@localhost",
+            "GIT_COMMITTER_NAME", "harness4j", "GIT_COMMITTER_EMAIL", "harness4j@localhost",
+            "GIT_SSH_COMMAND", "ssh -o BatchMode=yes");
+
+    private final GitCli git;
+
+    public BranchPusher(Workspaces workspaces, Duration timeout) {
+        Objects.requireNonNull(workspaces, "workspaces");
+        Objects.requireNonNull(timeout, "timeout");
+        this.git = new GitCli(workspaces.git().executable(), timeout);
+    }
+
+    /**
+     * Pushes the workspace's result.
+     *
+     * @param combo the branch name's tail, e.g. {@code opencode__gemma4-31b}
+     * @return empty when the baseline has no remote
+     */
+    public Optional<BranchPush> push(Workspace ws, CapturedChanges captured, String combo) {
+        String branch = PREFIX + combo;
+        Optional<String[]> remote;
+        try {
+            remote = remoteOf(ws.baseline().repo());
+        } catch (IOException | RuntimeException e) {
+            return Optional.of(new BranchPush(false, branch, "?", null, "could not read the baseline's remotes: " + e));
+        }
+        if (remote.isEmpty()) {
+            return Optional.empty();
+        }
+        String name = remote.get()[0];
+        String url = remote.get()[1];
+        String commit = null;
+        try {
+            commit = captured.changes().headCommit();
+            if (captured.changes().dirty()) {
+                commit = git.run(ws.dir(), IDENTITY, List.of("commit-tree", captured.tree(), "-p", commit,
+                                "-m", "harness4j: uncommitted work of run " + ws.runId()))
+                        .orThrow("making a snapshot commit").out();
+            }
+            GitCli.Result r = git.run(ws.dir(), IDENTITY,
+                    List.of("push", "--quiet", "--force", url, commit + ":refs/heads/" + branch));
+            if (!r.ok()) {
+                String err = "git push to " + name + " (" + url + ") exited with " + r.exitCode() + ": " + r.stderr().strip();
+                log.warn("run {}: {}", ws.runId(), err);
+                return Optional.of(new BranchPush(false, branch, name, commit, err));
+            }
+            log.debug("run {}: pushed {} to {} {}", ws.runId(), commit, name, branch);
+            return Optional.of(new BranchPush(true, branch, name, commit, null));
+        } catch (RuntimeException e) {
+            log.warn("run {}: pushing {} to {} failed", ws.runId(), branch, name, e);
+            return Optional.of(new BranchPush(false, branch, name, commit, e.getMessage()));
+        }
+    }
+
+    /** The remote to push to: origin, else the first; {name, url} with a relative local path made absolute. */
+    private static Optional<String[]> remoteOf(Path repo) throws IOException {
+        try (Repository r = new FileRepositoryBuilder().findGitDir(repo.toFile()).setMustExist(true).build()) {
+            Config cfg = r.getConfig();
+            Set<String> names = cfg.getSubsections("remote");
+            List<String> ordered = new ArrayList<>();
+            if (names.contains("origin")) {
+                ordered.add("origin");
+            }
+            names.stream().sorted().filter(n -> !n.equals("origin")).forEach(ordered::add);
+            for (String n : ordered) {
+                String url = cfg.getString("remote", n, "pushurl");
+                if (url == null) {
+                    url = cfg.getString("remote", n, "url");
+                }
+                if (url != null && !url.isBlank()) {
+                    return Optional.of(new String[] {n, absolutise(repo, url)});
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    private static String absolutise(Path repo, String url) {
+        boolean hasScheme = url.contains("://");
+        boolean scpLike = url.matches("^[^/]+:.*");
+        if (hasScheme || scpLike || Path.of(url).isAbsolute()) {
+            return url;
+        }
+        return repo.resolve(url).normalize().toString();
+    }
+}

@@ -1,0 +1,23 @@
+package dev.harness4j.core.workspace;
+
+import dev.harness4j.api.GitChanges;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * What {@link ChangeCollector} found in a workspace.
+ *
+ * @param changes the summary
+ * @param tree the tree id of the workspace as it was (committed and uncommitted work, untracked
+ *     files included, ignored files excluded)
+ * @param patch the file holding {@code git diff <base> <tree>} (binary files marked, not inlined)
+ * @param diffstat the file holding {@code git diff --stat <base> <tree>}
+ */
+public record CapturedChanges(GitChanges changes, String tree, Path patch, Path diffstat) {
+    public CapturedChanges {
+        Objects.requireNonNull(changes, "changes");
+        Objects.requireNonNull(tree, "tree");
+        Objects.requireNonNull(patch, "patch");
+        Objects.requireNonNull(diffstat, "diffstat");
+    }
+}

@@ -1,0 +1,284 @@
+package dev.harness4j.core.workspace;
+
+import dev.harness4j.api.Isolation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import org.eclipse.jgit.errors.RepositoryNotFoundException;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Isolates a baseline repository at a ref into a per-run checkout under {@code
+ * <stateDir>/runs/<runId>/}. The baseline's working tree, index, HEAD and refs are never written.
+ * Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * Workspaces workspaces = Workspaces.builder().stateDir(Path.of("/var/h4j")).build();
+ * try (Workspace ws = workspaces.isolate("run-1", workspaces.inspect(repo, null), Isolation.CLONE)) {
+ *     // work in ws.dir(); ws.close() removes it
+ * }
+ * }</pre>
+ *
+ * <p>Reading the baseline (is it a repository, which commit does the ref name, which branch is
+ * current) uses JGit in-process; making checkouts uses the {@code git} binary, which checks out
+ * large trees several times faster than JGit. {@link Isolation#CLONE} is {@code git clone --local
+ * --no-checkout} (objects hard-linked, the baseline is {@code origin}) then a checkout of the
+ * commit on a local branch named like the baseline's branch (detached for a commit id);
+ * {@link Isolation#WORKTREE} is {@code git worktree add --detach}, which registers the worktree
+ * under the baseline's {@code .git/worktrees/} until the workspace is closed ({@code git worktree
+ * remove --force}, then {@code git worktree prune} if that failed).
+ *
+ * <p>A dirty baseline is isolated from its committed state; {@link Baseline#dirty()} says so.
+ */
+public final class Workspaces {
+    private static final Logger log = LoggerFactory.getLogger(Workspaces.class);
+
+    /** The default state dir: {@code ~/.harness4j}. */
+    public static Path defaultStateDir() {
+        return Path.of(System.getProperty("user.home"), ".harness4j");
+    }
+
+    private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
+    private final Path stateDir;
+    private final GitCli git;
+
+    private Workspaces(Builder b) {
+        this.stateDir = b.stateDir.toAbsolutePath().normalize();
+        this.git = new GitCli(b.gitExecutable, b.gitTimeout);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Path stateDir() {
+        return stateDir;
+    }
+
+    GitCli git() {
+        return git;
+    }
+
+    /**
+     * Creates {@code dir} (below the state dir) if needed and checks it can be written.
+     *
+     * @throws StateDirNotWritableException when it cannot
+     */
+    public Path ensureWritableDir(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new StateDirNotWritableException(stateDir, dir, e);
+        }
+        if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
+            throw new StateDirNotWritableException(stateDir, dir, null);
+        }
+        return dir;
+    }
+
+    /**
+     * Resolves a baseline repository at a ref without changing anything.
+     *
+     * @param repo a path inside a git checkout (its top level is used)
+     * @param ref a branch, tag or commit-ish, or {@code null} for the current branch (the HEAD
+     *     commit when HEAD is detached)
+     * @throws NotAGitRepositoryException when {@code repo} is no git checkout or has no commit
+     * @throws UnknownRefException when {@code ref} names no commit
+     */
+    public Baseline inspect(Path repo, String ref) {
+        Objects.requireNonNull(repo, "repo");
+        if (!Files.isDirectory(repo)) {
+            throw new NotAGitRepositoryException(repo, "it is not a directory");
+        }
+        Path top;
+        String commit;
+        String effectiveRef;
+        String branch = null;
+        ObjectId headId;
+        FileRepositoryBuilder rb = new FileRepositoryBuilder().readEnvironment().findGitDir(repo.toFile());
+        if (rb.getGitDir() == null) {
+            throw new NotAGitRepositoryException(repo, "no .git directory was found in it or above it");
+        }
+        try (Repository r = rb.setMustExist(true).build()) {
+            if (r.isBare()) {
+                throw new NotAGitRepositoryException(repo, "it is a bare repository (no working tree)");
+            }
+            top = r.getWorkTree().toPath().toRealPath();
+            Ref head = r.exactRef(Constants.HEAD);
+            headId = head == null ? null : head.getObjectId();
+            if (headId == null) {
+                throw new NotAGitRepositoryException(repo, "it has no commit yet");
+            }
+            if (ref == null) {
+                effectiveRef = head.isSymbolic() ? Repository.shortenRefName(head.getTarget().getName()) : headId.name();
+                branch = head.isSymbolic() ? effectiveRef : null;
+                commit = headId.name();
+            } else {
+                effectiveRef = ref;
+                ObjectId id;
+                try {
+                    id = ref.isBlank() ? null : r.resolve(ref + "^{commit}");
+                } catch (IOException | RuntimeException e) {
+                    throw new UnknownRefException(top, ref);
+                }
+                if (id == null) {
+                    throw new UnknownRefException(top, ref);
+                }
+                commit = id.name();
+                Ref local = r.exactRef(ref.startsWith(Constants.R_HEADS) ? ref : Constants.R_HEADS + ref);
+                branch = local != null && commit.equals(local.getObjectId().name())
+                        ? Repository.shortenRefName(local.getName()) : null;
+            }
+        } catch (RepositoryNotFoundException e) {
+            throw new NotAGitRepositoryException(repo, e.getMessage());
+        } catch (IOException e) {
+            throw new NotAGitRepositoryException(repo, "it could not be read: " + e);
+        }
+        boolean dirty = commit.equals(headId.name()) && isDirty(top);
+        if (dirty) {
+            log.info("baseline {} has uncommitted changes; isolating its committed state {} (ref {})",
+                    top, commit, effectiveRef);
+        }
+        return new Baseline(top, effectiveRef, commit, branch, dirty);
+    }
+
+    private boolean isDirty(Path top) {
+        // --no-optional-locks: status must not refresh (write) the baseline's index
+        GitCli.Result st = git.run(top, List.of("--no-optional-locks", "status", "--porcelain", "--untracked-files=normal"))
+                .orThrow("checking whether baseline " + top + " has uncommitted changes");
+        return st.stdout().length > 0;
+    }
+
+    /** {@link #inspect(Path, String)} then {@link #isolate(String, Baseline, Isolation)}. */
+    public Workspace isolate(String runId, Path repo, String ref, Isolation isolation) {
+        return isolate(runId, inspect(repo, ref), isolation);
+    }
+
+    /**
+     * Makes the run's checkout of {@code baseline} under {@code <stateDir>/runs/<runId>/}. On
+     * failure nothing is left behind.
+     *
+     * @throws StateDirNotWritableException when the run's directory cannot be created
+     * @throws WorkspaceException when git fails to make the checkout
+     */
+    public Workspace isolate(String runId, Baseline baseline, Isolation isolation) {
+        Objects.requireNonNull(baseline, "baseline");
+        Objects.requireNonNull(isolation, "isolation");
+        if (!RUN_ID.matcher(Objects.requireNonNull(runId, "runId")).matches()) {
+            throw new IllegalArgumentException("runId must match " + RUN_ID + ", was '" + runId + "'");
+        }
+        Path runs = ensureWritableDir(stateDir.resolve("runs"));
+        Path runDir = runs.resolve(runId);
+        if (Files.exists(runDir)) {
+            throw new WorkspaceException("run directory " + runDir + " already exists; run ids must be unique");
+        }
+        Workspace ws = new Workspace(this, runId, runDir, baseline, isolation);
+        try {
+            ensureWritableDir(ws.scratchDir());
+            ensureWritableDir(ws.ioDir());
+            String commit = baseline.commit();
+            String target = ws.dir().toString();
+            if (isolation == Isolation.CLONE) {
+                git.run(runDir, List.of("clone", "--local", "--no-checkout", "--quiet", baseline.repo().toString(), target))
+                        .orThrow("cloning " + baseline.repo());
+                String branch = baseline.branch();
+                List<String> checkout = branch == null
+                        ? List.of("checkout", "--quiet", "--detach", commit)
+                        : List.of("checkout", "--quiet", "-B", branch, commit);
+                git.run(ws.dir(), checkout).orThrow("checking out " + commit + " in " + target);
+            } else {
+                git.run(baseline.repo(), List.of("worktree", "add", "--detach", "--quiet", target, commit))
+                        .orThrow("adding a worktree of " + baseline.repo());
+            }
+            log.debug("isolated {} at {} ({}) into {} as {}", baseline.repo(), baseline.ref(), commit, target, isolation);
+            return ws;
+        } catch (RuntimeException e) {
+            try {
+                remove(ws);
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+    }
+
+    /** Removes a workspace's registration (worktree mode) and its run directory. */
+    void remove(Workspace ws) {
+        WorkspaceException failure = null;
+        boolean prune = false;
+        if (ws.isolation() == Isolation.WORKTREE && !Files.exists(ws.dir())) {
+            prune = true; // a half-made worktree may be registered without its directory
+        } else if (ws.isolation() == Isolation.WORKTREE) {
+            GitCli.Result r = git.run(ws.baseline().repo(),
+                    List.of("worktree", "remove", "--force", "--force", ws.dir().toString()));
+            if (!r.ok()) {
+                log.warn("git worktree remove failed for {} ({}); pruning instead", ws.dir(), r.stderr().strip());
+                prune = true;
+            }
+        }
+        try {
+            SafeDelete.deleteBelow(stateDir, ws.runDir());
+        } catch (WorkspaceException e) {
+            failure = e;
+        }
+        if (prune) {
+            GitCli.Result r = git.run(ws.baseline().repo(), List.of("worktree", "prune"));
+            if (!r.ok() && failure == null) {
+                failure = new WorkspaceException("git worktree prune failed in " + ws.baseline().repo() + ": " + r.stderr());
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Builds {@link Workspaces}. */
+    public static final class Builder {
+        private Path stateDir = defaultStateDir();
+        private String gitExecutable = "git";
+        private Duration gitTimeout = GitCli.DEFAULT_TIMEOUT;
+
+        private Builder() {}
+
+        /** The state dir; runs go to {@code <stateDir>/runs/}. Default {@code ~/.harness4j}. */
+        public Builder stateDir(Path value) {
+            this.stateDir = Objects.requireNonNull(value, "stateDir");
+            return this;
+        }
+
+        /** The git binary (a path or a name on {@code PATH}); default {@code git}. */
+        public Builder gitExecutable(String value) {
+            Objects.requireNonNull(value, "gitExecutable");
+            if (value.isBlank()) {
+                throw new IllegalArgumentException("gitExecutable must not be blank");
+            }
+            this.gitExecutable = value;
+            return this;
+        }
+
+        /** How long one git command may take; default 10 minutes. */
+        public Builder gitTimeout(Duration value) {
+            Objects.requireNonNull(value, "gitTimeout");
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException("gitTimeout must be positive, was " + value);
+            }
+            this.gitTimeout = value;
+            return this;
+        }
+
+        public Workspaces build() {
+            return new Workspaces(this);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package dev.harness4j.core.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.harness4j.api.ApiStyle;
+import dev.harness4j.api.AuthScheme;
+import dev.harness4j.api.Cost;
+import dev.harness4j.api.GitChanges;
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.Login;
+import dev.harness4j.api.Outcome;
+import dev.harness4j.api.ResolvedProvider;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.api.Secret;
+import dev.harness4j.api.Termination;
+import dev.harness4j.api.TokenUsage;
+import dev.harness4j.core.RunRecord;
+import dev.harness4j.core.workspace.Baseline;
+import dev.harness4j.core.workspace.BranchPush;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResultStoreTest {
+    @TempDir Path tmp;
+
+    @Test
+    void sanitisesModelIdsForPathsAndBranchNames() {
+        assertThat(ResultStore.sanitise("gemma4:31b")).isEqualTo("gemma4-31b");
+        assertThat(ResultStore.sanitise("openai/gpt-4o")).isEqualTo("openai-gpt-4o");
+        assertThat(ResultStore.sanitise("..")).doesNotContain("..").isNotEqualTo(".");
+        assertThat(ResultStore.sanitise("a b\\c*d?")).isEqualTo("a-b-c-d-");
+        assertThat(ResultStore.sanitise("")).isEqualTo("default");
+        assertThat(ResultStore.combo("opencode", "ollama/gemma4:31b")).isEqualTo("opencode__ollama-gemma4-31b");
+        assertThat(new ResultStore(tmp).dirFor("aider", "x/y:z")).isEqualTo(tmp.resolve("results/aider__x-y-z"));
+    }
+
+    @Test
+    void aSecretSerialisesAsStarsWithTheLibrarysMapper() throws Exception {
+        var provider = new ResolvedProvider("p", EnumSet.of(ApiStyle.OPENAI), URI.create("http://127.0.0.1:1"),
+                Secret.of("sk-hidden-123"), AuthScheme.BEARER, "m");
+        String json = Json.newMapper().writeValueAsString(provider);
+        assertThat(json).contains("\"secret\":\"***\"").doesNotContain("sk-hidden-123");
+    }
+
+    @Test
+    void writesEveryFileWithRedactedMetaAndLeavesNoTempFiles() throws Exception {
+        Path io = Files.createDirectories(tmp.resolve("io"));
+        Files.writeString(io.resolve("t.log"), "said sk-hidden-123\n");
+        Files.writeString(io.resolve("p.patch"), "+sk-hidden-123\n");
+        ResultStore store = new ResultStore(tmp.resolve("state"));
+        RunRecord record = record(store.dirFor("h", "gemma4:31b"), "the key sk-hidden-123 was refused");
+        Path dir = store.write(record, new ResultStore.RunFiles(io.resolve("p.patch"), null, io.resolve("t.log"), null),
+                Redactor.of(Set.of("sk-hidden-123")));
+
+        assertThat(dir).isEqualTo(tmp.resolve("state/results/h__gemma4-31b"));
+        try (Stream<Path> s = Files.list(dir)) {
+            assertThat(s.map(p -> p.getFileName().toString()).sorted().toList())
+                    .containsExactly("diff.patch", "diffstat.txt", "events.jsonl", "meta.json", "transcript.log");
+        }
+        for (Path f : List.of(dir.resolve("meta.json"), dir.resolve("transcript.log"), dir.resolve("diff.patch"))) {
+            assertThat(Files.readString(f)).doesNotContain("sk-hidden-123").contains("***");
+        }
+        JsonNode m = Json.newMapper().readTree(dir.resolve("meta.json").toFile());
+        assertThat(m.get("reason").asText()).isEqualTo("the key *** was refused");
+        assertThat(m.at("/tokens/input").asLong()).isEqualTo(10);
+        assertThat(m.at("/tokens/output").isNull()).isTrue();
+        assertThat(m.at("/tokens/source").asText()).isEqualTo("adapter");
+        assertThat(m.at("/cost/usd").decimalValue()).isEqualByComparingTo("0.25");
+        assertThat(m.at("/branch/error").asText()).isEqualTo("rejected");
+        assertThat(m.at("/termination/reason").asText()).isEqualTo("no new output within 30 s");
+        assertThat(m.get("stage").asText()).isEqualTo("run");
+    }
+
+    @Test
+    void rejectsAResultDirOutsideTheResultsDir() {
+        ResultStore store = new ResultStore(tmp.resolve("state"));
+        assertThatThrownBy(() -> store.write(record(tmp.resolve("elsewhere"), null), ResultStore.RunFiles.NONE, Redactor.NONE))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private RunRecord record(Path resultDir, String reason) {
+        RunSpec spec = RunSpec.builder("h", "p").model("gemma4:31b").prompt("x").baseline(tmp).build();
+        HarnessResult result = HarnessResult.builder(Outcome.TIMEOUT, "gemma4:31b").reason(reason)
+                .tokens(TokenUsage.ofAdapter(10L, null, null, null))
+                .cost(new Cost(new BigDecimal("0.25"), Cost.Source.CLI_ESTIMATE, null)).build();
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        return new RunRecord("run-1", spec, "p", "gemma4:31b", new Baseline(tmp, "main", "a".repeat(40), "main", false),
+                "b".repeat(40), result, RunRecord.Stage.RUN, null,
+                new Termination(Termination.Kind.INACTIVITY_TIMEOUT, "no new output within 30 s"), t, t.plusSeconds(31),
+                GitChanges.none("a".repeat(40)), Login.unknown(),
+                new BranchPush(false, "harnesstests/h__gemma4-31b", "origin", null, "rejected"), List.of(), resultDir);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.harness4j.core.workspace;
+
+import static dev.harness4j.core.GitFixture.commitAll;
+import static dev.harness4j.core.GitFixture.git;
+import static dev.harness4j.core.GitFixture.repo;
+import static dev.harness4j.core.GitFixture.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.harness4j.api.GitChanges;
+import dev.harness4j.api.Isolation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class ChangeCollectorTest {
+    @TempDir Path tmp;
+
+    private Workspaces workspaces;
+
+    private Workspace isolate(Isolation mode) {
+        workspaces = Workspaces.builder().stateDir(tmp.resolve("state")).build();
+        return workspaces.isolate("run-1", repo(tmp.resolve("base")), null, mode);
+    }
+
+    @Test
+    void nothingChangedIsNeitherMovedNorDirtyWithAnEmptyPatch() throws Exception {
+        try (Workspace ws = isolate(Isolation.CLONE)) {
+            CapturedChanges c = new ChangeCollector(workspaces).collect(ws);
+            assertThat(c.changes()).isEqualTo(GitChanges.none(ws.baseline().commit()));
+            assertThat(c.changes().changed()).isFalse();
+            assertThat(Files.size(c.patch())).isZero();
+            assertThat(Files.size(c.diffstat())).isZero();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Isolation.class)
+    void aCommitMovesHeadAndCountsFilesAndLines(Isolation mode) throws Exception {
+        try (Workspace ws = isolate(mode)) {
+            write(ws.dir(), "src/app.txt", "line 1\nline two\nline 3\n");
+            write(ws.dir(), "added.txt", "a\nb\n");
+            commitAll(ws.dir(), "agent work");
+            CapturedChanges c = new ChangeCollector(workspaces).collect(ws);
+            GitChanges g = c.changes();
+            assertThat(g.headMoved()).isTrue();
+            assertThat(g.dirty()).isFalse();
+            assertThat(g.headCommit()).isEqualTo(git(ws.dir(), "rev-parse", "HEAD"));
+            assertThat(g.files()).containsExactlyInAnyOrder("src/app.txt", "added.txt");
+            assertThat(g.insertions()).isEqualTo(4);
+            assertThat(g.deletions()).isEqualTo(1);
+            assertThat(Files.readString(c.patch())).contains("+line two").contains("-line 2").contains("+++ b/added.txt");
+            assertThat(Files.readString(c.diffstat())).contains("2 files changed");
+        }
+    }
+
+    @Test
+    void anUntrackedFileAloneMakesTheTreeDirtyAndIsInThePatchWhileTheIndexStaysUntouched() throws Exception {
+        try (Workspace ws = isolate(Isolation.CLONE)) {
+            byte[] indexBefore = Files.readAllBytes(ws.dir().resolve(".git/index"));
+            write(ws.dir(), "notes/untracked.txt", "fresh\n");
+            CapturedChanges c = new ChangeCollector(workspaces).collect(ws);
+            assertThat(c.changes().headMoved()).isFalse();
+            assertThat(c.changes().dirty()).isTrue();
+            assertThat(c.changes().files()).containsExactly("notes/untracked.txt");
+            assertThat(Files.readString(c.patch())).contains("+fresh");
+            assertThat(Files.readAllBytes(ws.dir().resolve(".git/index"))).isEqualTo(indexBefore);
+            assertThat(git(ws.dir(), "status", "--porcelain")).isEqualTo("?? notes/");
+        }
+    }
+
+    @Test
+    void ignoredFilesAndTheScratchDirDoNotCount() throws Exception {
+        try (Workspace ws = isolate(Isolation.CLONE)) {
+            write(ws.dir(), ".git/info/exclude", "*.log\n");
+            write(ws.dir(), "debug.log", "noise\n");
+            Files.writeString(ws.scratchDir().resolve("config.json"), "{}");
+            CapturedChanges c = new ChangeCollector(workspaces).collect(ws);
+            assertThat(c.changes().changed()).isFalse();
+        }
+    }
+
+    @Test
+    void binaryFilesAreMarkedNotInlinedAndDeletionsAndUncommittedEditsCount() throws Exception {
+        try (Workspace ws = isolate(Isolation.WORKTREE)) {
+            Files.write(ws.dir().resolve("blob.bin"), new byte[] {0, 1, 2, 3, 0, (byte) 0xff});
+            Files.delete(ws.dir().resolve("README.md"));
+            write(ws.dir(), "src/app.txt", "line 1\nline 2\nline 3\n");
+            CapturedChanges c = new ChangeCollector(workspaces).collect(ws);
+            assertThat(c.changes().dirty()).isTrue();
+            assertThat(c.changes().files()).containsExactlyInAnyOrder("blob.bin", "README.md", "src/app.txt");
+            assertThat(c.changes().insertions()).isEqualTo(1);
+            assertThat(c.changes().deletions()).isEqualTo(1);
+            assertThat(Files.readString(c.patch())).contains("Binary files /dev/null and b/blob.bin differ");
+        }
+    }
+}
