@@ -17,9 +17,11 @@ import java.nio.file.Path;
  *
  * <ol>
  *   <li>it adds {@code .aider*} to the exclude file {@code git rev-parse --git-path info/exclude}
- *       names (right for clones and worktrees alike; a worktree's is the one it shares with its
- *       repository), so aider's own files ({@code .aider.tags.cache.v4/}, ...) stay out of git
- *       and out of the diff; aider runs with {@code --no-gitignore}, so it neither commits a
+ *       names (right for clones and worktrees alike), so aider's own files ({@code
+ *       .aider.tags.cache.v4/}, ...) stay out of git and out of the diff. A worktree has no
+ *       exclude file of its own: git reads the one of the repository it belongs to, so a
+ *       worktree run adds that one line, once, to the baseline's {@code .git/info/exclude} (no
+ *       other file of the baseline is written); aider runs with {@code --no-gitignore}, so it neither commits a
  *       {@code .gitignore} change (which would move HEAD and fake a completion) nor edits one;
  *   <li>it hands aider's git the user's identity as command-scope config ({@code
  *       GIT_CONFIG_COUNT}, read under the user's real {@code HOME}; {@code harness4j
