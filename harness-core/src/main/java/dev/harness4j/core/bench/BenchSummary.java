@@ -1,7 +1,5 @@
 package dev.harness4j.core.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.HarnessException;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -32,8 +30,6 @@ public final class BenchSummary {
     /** The meta.json schema version this reader understands. */
     public static final int SCHEMA_VERSION = 1;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final List<ResultRow> rows;
     private final List<MetaProblem> problems;
 
@@ -50,7 +46,7 @@ public final class BenchSummary {
     /** Reads every sub-directory of {@code resultsDir}, in parallel, sorted by directory name. */
     public static BenchSummary readResults(Path resultsDir) {
         List<Path> dirs = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(resultsDir, Files::isDirectory)) {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(resultsDir, p -> !p.getFileName().toString().startsWith("."))) {
             ds.forEach(dirs::add);
         } catch (NoSuchFileException e) {
             return new BenchSummary(List.of(), List.of());
@@ -58,13 +54,13 @@ public final class BenchSummary {
             throw new HarnessException("cannot list the results directory " + resultsDir + ": " + e.getMessage(), e);
         }
         dirs.sort(Comparator.comparing(p -> p.getFileName().toString()));
-        List<Object> parsed = dirs.parallelStream().map(BenchSummary::readOne).toList();
+        List<Object> parsed = dirs.parallelStream().map(BenchSummary::readOne).collect(java.util.stream.Collectors.toList());
         List<ResultRow> rows = new ArrayList<>();
         List<MetaProblem> problems = new ArrayList<>();
         for (Object o : parsed) {
             if (o instanceof ResultRow r) {
                 rows.add(r);
-            } else {
+            } else if (o != null) {
                 problems.add((MetaProblem) o);
             }
         }
@@ -76,63 +72,50 @@ public final class BenchSummary {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(dir.resolve("meta.json"));
-        } catch (NoSuchFileException e) {
-            return new MetaProblem(name, MetaProblem.Kind.MISSING, "no meta.json");
         } catch (IOException e) {
-            return new MetaProblem(name, MetaProblem.Kind.UNREADABLE, e.toString());
+            if (!Files.isDirectory(dir)) {
+                return null; // a file next to the result directories (a report, say): not a result
+            }
+            return e instanceof NoSuchFileException ? new MetaProblem(name, MetaProblem.Kind.MISSING, "no meta.json")
+                    : new MetaProblem(name, MetaProblem.Kind.UNREADABLE, e.toString());
         }
-        JsonNode n;
+        Map<String, Object> n;
         try {
-            n = JSON.readTree(bytes);
+            n = MetaReader.scalars(bytes);
         } catch (IOException e) {
             return new MetaProblem(name, MetaProblem.Kind.UNREADABLE, "not JSON: " + firstLine(e.getMessage()));
         }
-        if (n == null || !n.isObject()) {
-            return new MetaProblem(name, MetaProblem.Kind.UNREADABLE, "not a JSON object");
-        }
-        int version = n.path("schema_version").asInt(-1);
-        if (version != SCHEMA_VERSION) {
-            return new MetaProblem(name, MetaProblem.Kind.PARTIAL, "schema_version " + n.path("schema_version")
+        Long version = MetaReader.number(n, "schema_version");
+        if (version == null || version != SCHEMA_VERSION) {
+            return new MetaProblem(name, MetaProblem.Kind.PARTIAL, "schema_version " + n.get("schema_version")
                     + " (this reader understands " + SCHEMA_VERSION + ")");
         }
-        String harness = text(n, "harness");
-        String outcome = text(n, "outcome");
+        String harness = MetaReader.text(n, "harness");
+        String outcome = MetaReader.text(n, "outcome");
         if (harness == null || outcome == null) {
             return new MetaProblem(name, MetaProblem.Kind.PARTIAL, "missing "
                     + (harness == null ? "harness" : "") + (harness == null && outcome == null ? " and " : "")
                     + (outcome == null ? "outcome" : ""));
         }
-        JsonNode changes = n.path("changes");
-        JsonNode tokens = n.path("tokens");
-        JsonNode cost = n.path("cost");
-        JsonNode served = n.path("served_model");
-        String model = text(n, "model") != null ? text(n, "model") : text(n, "resolved_model");
-        return new ResultRow(name, harness, text(n, "provider"), model, text(n, "task"), outcome, text(n, "reason"),
-                number(n, "duration_ms"), number(changes, "files_changed"), number(changes, "insertions"),
-                number(changes, "deletions"), number(tokens, "input"), number(tokens, "output"), text(tokens, "source"),
-                cost.hasNonNull("usd") ? cost.get("usd").decimalValue() : null, text(cost, "source"),
-                text(served, "verdict"), branch(n.path("branch")));
+        String model = MetaReader.text(n, "model") != null ? MetaReader.text(n, "model") : MetaReader.text(n, "resolved_model");
+        return new ResultRow(name, harness, MetaReader.text(n, "provider"), model, MetaReader.text(n, "task"), outcome,
+                MetaReader.text(n, "reason"), MetaReader.number(n, "duration_ms"),
+                MetaReader.number(n, "changes.files_changed"), MetaReader.number(n, "changes.insertions"),
+                MetaReader.number(n, "changes.deletions"), MetaReader.number(n, "tokens.input"),
+                MetaReader.number(n, "tokens.output"), MetaReader.text(n, "tokens.source"),
+                MetaReader.decimal(n, "cost.usd"), MetaReader.text(n, "cost.source"),
+                MetaReader.text(n, "served_model.verdict"), branch(n));
     }
 
-    private static String branch(JsonNode b) {
-        if (b.isMissingNode() || b.isNull()) {
+    private static String branch(Map<String, Object> n) {
+        if (n.get("branch") == null) {
             return null;
         }
-        if (b.path("pushed").asBoolean(false)) {
-            return text(b, "name");
+        if (Boolean.TRUE.equals(n.get("branch.pushed"))) {
+            return MetaReader.text(n, "branch.name");
         }
-        String err = text(b, "error");
+        String err = MetaReader.text(n, "branch.error");
         return "not pushed" + (err == null ? "" : ": " + err);
-    }
-
-    private static String text(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        return v == null || v.isNull() || v.isContainerNode() ? null : v.asText();
-    }
-
-    private static Long number(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        return v != null && v.isNumber() ? v.asLong() : null;
     }
 
     private static String firstLine(String s) {

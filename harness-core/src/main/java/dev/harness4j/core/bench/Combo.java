@@ -1,5 +1,6 @@
 package dev.harness4j.core.bench;
 
+import dev.harness4j.core.capture.ResultStore;
 import java.util.Objects;
 
 /**
@@ -19,8 +20,8 @@ public record Combo(String harness, String provider, String model, String resolv
         Objects.requireNonNull(task, "task");
     }
 
-    /** The result directory name, {@code <harness>__<sanitised model>}. */
+    /** The result directory name, {@code <harness>__<sanitised model>} ({@link ResultStore#combo}). */
     public String resultDirName() {
-        return ResultDirs.name(harness, resolvedModel);
+        return ResultStore.combo(harness, resolvedModel);
     }
 }

@@ -41,13 +41,21 @@ public final class SummaryFormat {
                 width[i] = Math.max(width[i], l[i].length());
             }
         }
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder(lines.size() * 120);
         for (String[] l : lines) {
-            StringBuilder line = new StringBuilder();
+            int start = sb.length();
             for (int i = 0; i < l.length; i++) {
-                line.append(String.format("%-" + width[i] + "s", l[i])).append(i + 1 < l.length ? "  " : "");
+                sb.append(l[i]);
+                if (i + 1 < l.length) {
+                    sb.append(" ".repeat(width[i] - l[i].length() + 2));
+                }
             }
-            sb.append(line.toString().stripTrailing()).append('\n');
+            int end = sb.length();
+            while (end > start && sb.charAt(end - 1) == ' ') {
+                end--;
+            }
+            sb.setLength(end);
+            sb.append('\n');
         }
         sb.append(totalsLine(s.totals())).append('\n');
         for (MetaProblem p : s.problems()) {
@@ -140,7 +148,8 @@ public final class SummaryFormat {
             return "-";
         }
         if (ms < 60_000) {
-            return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
+            long tenths = (ms + 50) / 100;
+            return tenths / 10 + "." + tenths % 10 + "s";
         }
         long s = ms / 1000;
         return s / 3600 > 0 ? String.format(Locale.ROOT, "%dh %02dm", s / 3600, s / 60 % 60)

@@ -3,6 +3,7 @@ package dev.harness4j.core.queue;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.HarnessRunner;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,6 +54,25 @@ public final class QueueProcessor implements AutoCloseable {
         /** Bails the run from another thread; false when it is not running. */
         default boolean bail(String runId) {
             return false;
+        }
+
+        /**
+         * Runs entries through a {@link HarnessRunner} under the queue's run ids (so recovery
+         * finds their marker and workspace); the runner's result is on disk when this returns.
+         */
+        static Executor of(HarnessRunner runner) {
+            Objects.requireNonNull(runner, "runner");
+            return new Executor() {
+                @Override
+                public HarnessResult run(String runId, RunSpec spec) {
+                    return runner.run(spec, runId).result();
+                }
+
+                @Override
+                public boolean bail(String runId) {
+                    return runner.bail(runId);
+                }
+            };
         }
     }
 

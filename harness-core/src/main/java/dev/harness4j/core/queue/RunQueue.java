@@ -3,6 +3,7 @@ package dev.harness4j.core.queue;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.process.RunMarker;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -299,7 +300,7 @@ public final class RunQueue {
         private Path stateDir;
         private QueueStore store;
         private RetryPolicy retry = RetryPolicy.DEFAULT;
-        private SurvivorKiller killer = MarkerScan::killAll;
+        private SurvivorKiller killer = RunMarker::killAll;
         private Duration killGrace = DEFAULT_KILL_GRACE;
         private Clock clock = Clock.systemUTC();
         private Owner owner;
@@ -323,7 +324,7 @@ public final class RunQueue {
             return this;
         }
 
-        /** How recovery kills a dead owner's survivors (default: scan {@code /proc} for the run marker). */
+        /** How recovery kills a dead owner's survivors (default: {@link RunMarker#killAll}). */
         public Builder survivorKiller(SurvivorKiller value) {
             this.killer = Objects.requireNonNull(value, "survivorKiller");
             return this;

@@ -27,6 +27,7 @@ class BenchSummaryTest {
         Files.createDirectories(results.resolve("opencode__scripted-b")); // never finished writing
         SyntheticMeta.write(results, "aider__scripted-b", "{not json");
         SyntheticMeta.write(results, "claude-code__scripted-b", "{\"schema_version\":1,\"harness\":\"claude-code\"}");
+        Files.writeString(results.resolve("report.html"), "<html></html>"); // not a result
         SyntheticMeta.write(results, "claude-code__old", "{\"schema_version\":99,\"harness\":\"x\",\"outcome\":\"completed\"}");
     }
 

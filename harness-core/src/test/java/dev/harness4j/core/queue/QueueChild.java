@@ -2,6 +2,7 @@ package dev.harness4j.core.queue;
 
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
+import dev.harness4j.core.process.RunMarker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ public final class QueueChild {
         QueueProcessor.Executor exec = (runId, spec) -> {
             Path ws = Files.createDirectories(state.resolve("runs").resolve(runId));
             ProcessBuilder pb = new ProcessBuilder("sleep", String.valueOf(seconds)).inheritIO();
-            pb.environment().put(MarkerScan.ENV, runId);
+            pb.environment().put(RunMarker.ENV, runId);
             int code = pb.start().waitFor();
             if (code != 0) {
                 return HarnessResult.builder(Outcome.ERROR, "m").reason("sleep exited " + code).build();

@@ -2,6 +2,7 @@ package dev.harness4j.core.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.harness4j.core.process.RunMarker;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -85,7 +86,7 @@ class QueueCrashRecoveryTest {
             assertThat(first.waitFor(10, TimeUnit.SECONDS)).isTrue();
         }
         for (String runId : runIds) {
-            assertThat(MarkerScan.find(runId)).as("survivor of " + runId + " before recovery").isNotEmpty();
+            assertThat(RunMarker.find(runId)).as("survivor of " + runId + " before recovery").isNotEmpty();
             assertThat(state.resolve("runs").resolve(runId)).exists();
         }
 
@@ -96,7 +97,7 @@ class QueueCrashRecoveryTest {
 
         assertThat(completions()).containsOnlyKeys(ids).allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1L));
         for (String runId : runIds) {
-            assertThat(MarkerScan.find(runId)).as("survivor of " + runId + " after recovery").isEmpty();
+            assertThat(RunMarker.find(runId)).as("survivor of " + runId + " after recovery").isEmpty();
         }
         try (var left = Files.list(state.resolve("runs"))) {
             assertThat(left).as("stale workspaces").isEmpty();
@@ -108,7 +109,7 @@ class QueueCrashRecoveryTest {
 
     private static void awaitMarker(String runId) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (MarkerScan.find(runId).isEmpty() && System.nanoTime() < deadline) {
+        while (RunMarker.find(runId).isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(20); // another process: nothing to wait on but /proc
         }
     }

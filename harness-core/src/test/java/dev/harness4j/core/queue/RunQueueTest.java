@@ -3,6 +3,7 @@ package dev.harness4j.core.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.harness4j.api.Outcome;
+import dev.harness4j.core.process.RunMarker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -121,7 +122,7 @@ class RunQueueTest {
         QueueEntry e = crashed.claim(crashed.enqueue(QueueTesting.spec("a", "p", "m")).id()).orElseThrow();
         Path ws = Files.createDirectories(state.resolve("runs").resolve(e.runId()).resolve("work"));
         ProcessBuilder pb = new ProcessBuilder("sleep", "300");
-        pb.environment().put(MarkerScan.ENV, e.runId());
+        pb.environment().put(RunMarker.ENV, e.runId());
         Process survivor = pb.start();
 
         RunQueue.Recovery r = queue().recover();
@@ -134,7 +135,7 @@ class RunQueueTest {
         assertThat(after.state()).isEqualTo(QueueEntry.State.QUEUED);
         assertThat(after.attempts()).isEqualTo(1);
         assertThat(after.lastOutcome()).isEqualTo(RunQueue.CRASHED);
-        assertThat(MarkerScan.find(e.runId())).isEmpty();
+        assertThat(RunMarker.find(e.runId())).isEmpty();
     }
 
     @Test
