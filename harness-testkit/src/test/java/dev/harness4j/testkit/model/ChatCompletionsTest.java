@@ -115,6 +115,28 @@ class ChatCompletionsTest {
     }
 
     @Test
+    void aidersRealMainRequestIsATurnAnsweredWithAWholeFileBlockAndItsCommitMessageRequestIsASideRequest()
+            throws Exception {
+        String main;
+        try (InputStream in = getClass().getResourceAsStream("/model-requests/aider-0.86.2-whole-stream.json")) {
+            main = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("\"stream\": true", "\"stream\": false");
+        }
+        server.script("scripted-a", Scenario.builder().writeFile("hello.txt", "hello\n").build());
+        String commit = "{\"model\":\"scripted-a\",\"messages\":[{\"role\":\"system\",\"content\":\"You are an expert"
+                + " software engineer that generates concise, one-line Git commit messages based on the provided diffs.\"},"
+                + "{\"role\":\"user\",\"content\":\"diff --git a/hello.txt b/hello.txt\"}]}";
+
+        JsonNode turn = http.postJson("/v1/chat/completions", main, "user-agent", "OpenAI/Python 2.20.0");
+        JsonNode side = http.postJson("/v1/chat/completions", commit, "user-agent", "OpenAI/Python 2.20.0");
+
+        assertThat(turn.path("choices").path(0).path("message").path("content").asText())
+                .isEqualTo("hello.txt\n```\nhello\n```\n");
+        assertThat(side.path("choices").path(0).path("message").path("content").asText()).startsWith("chore:");
+        assertThat(server.requests()).extracting(RecordedRequest::kind)
+                .containsExactly(RecordedRequest.Kind.TURN, RecordedRequest.Kind.SIDE_REQUEST);
+    }
+
+    @Test
     void aToolLessRequestFromAPlainClientIsATurn() throws Exception {
         server.script("m", Scenario.builder().say("turn text").build());
 
