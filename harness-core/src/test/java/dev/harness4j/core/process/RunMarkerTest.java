@@ -62,11 +62,24 @@ class RunMarkerTest {
         Process p = startMarked(runId, "exec nice -n -3 '" + odd + "' 60");
         try {
             awaitCount(runId, 1);
-            assertThat(Files.readString(Path.of("/proc/" + p.pid() + "/comm"))).startsWith("a) b (c");
+            awaitComm(p.pid(), "a) b (c"); // sh execs nice, which execs the odd binary: wait for the last exec
+
 
             assertThat(RunMarker.find(runId)).extracting(ProcessHandle::pid).containsExactly(p.pid());
         } finally {
             RunMarker.killAll(runId, Duration.ZERO);
+        }
+    }
+
+    /** Waits until the process has exec'd a binary whose name starts with the prefix. */
+    private static void awaitComm(long pid, String prefix) throws Exception {
+        Path comm = Path.of("/proc/" + pid + "/comm");
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!Files.readString(comm).startsWith(prefix)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("process " + pid + " never exec'd " + prefix + ": comm is " + Files.readString(comm));
+            }
+            Thread.sleep(10);
         }
     }
 
