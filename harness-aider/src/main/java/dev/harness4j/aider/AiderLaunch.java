@@ -17,9 +17,11 @@ import java.nio.file.Path;
  *
  * <ol>
  *   <li>it adds {@code .aider*} to the exclude file {@code git rev-parse --git-path info/exclude}
- *       names (right for clones and worktrees alike; a worktree's is the one it shares with its
- *       repository), so aider's own files ({@code .aider.tags.cache.v4/}, ...) stay out of git
- *       and out of the diff; aider runs with {@code --no-gitignore}, so it neither commits a
+ *       names (right for clones and worktrees alike), so aider's own files ({@code
+ *       .aider.tags.cache.v4/}, ...) stay out of git and out of the diff. A worktree has no
+ *       exclude file of its own: git reads the one of the repository it belongs to, so a
+ *       worktree run adds that one line, once, to the baseline's {@code .git/info/exclude} (no
+ *       other file of the baseline is written); aider runs with {@code --no-gitignore}, so it neither commits a
  *       {@code .gitignore} change (which would move HEAD and fake a completion) nor edits one;
  *   <li>it hands aider's git the user's identity as command-scope config ({@code
  *       GIT_CONFIG_COUNT}, read under the user's real {@code HOME}; {@code harness4j
@@ -34,6 +36,12 @@ import java.nio.file.Path;
  * download one on every start. The endpoint is also passed as {@code --openai-api-base}, which
  * beats a {@code .env} file committed in the repository (aider loads those over the
  * environment).
+ *
+ * <p>Since {@code --yes-always} answers every question with yes, the invocation also turns off
+ * what a yes would set off headless: scraping URLs found in the prompt ({@code
+ * --no-detect-urls}), installing Playwright ({@code --disable-playwright}) and opening a browser
+ * on an error's help link ({@code BROWSER=true}). Shell commands the model suggests are not run
+ * ({@code --yes-always} does not cover them).
  */
 final class AiderLaunch {
     /** The launch script, relative to the scratch dir. */
@@ -65,6 +73,12 @@ final class AiderLaunch {
      * come from the table bundled with LiteLLM ({@code LITELLM_LOCAL_MODEL_COST_MAP}).
      */
     static final String PRICE_CACHE_CONTENT = "{\"harness4j-seeded\": {}}\n";
+
+    /**
+     * What Python's {@code webbrowser} runs instead of a browser: with {@code --yes-always} aider
+     * answers yes to "Open URL for more info?" after an error and would start one.
+     */
+    static final String NO_BROWSER = "true";
 
     /** A key aider's OpenAI client accepts when the endpoint needs none (it refuses an empty one). */
     static final String NO_KEY = "harness4j-no-key";
@@ -126,7 +140,7 @@ final class AiderLaunch {
                 .arg(options.stream() ? "--stream" : "--no-stream")
                 .args("--yes-always", "--no-pretty", "--no-fancy-input", "--no-check-update",
                         "--no-show-release-notes", "--no-analytics", "--no-show-model-warnings", "--no-gitignore",
-                        "--no-restore-chat-history")
+                        "--no-restore-chat-history", "--no-detect-urls", "--disable-playwright")
                 .args("--chat-history-file", scratch.resolve(CHAT_HISTORY).toString())
                 .args("--input-history-file", scratch.resolve(INPUT_HISTORY).toString());
         if (ctx.systemPrompt() != null && !ctx.systemPrompt().isBlank()) {
@@ -146,7 +160,8 @@ final class AiderLaunch {
         b.env("PYTHONUNBUFFERED", "1")
                 .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
                 .env("HOME", scratch.resolve(HOME_DIR).toString())
-                .env("COLUMNS", COLUMNS);
+                .env("COLUMNS", COLUMNS)
+                .env("BROWSER", NO_BROWSER);
         String userHome = ctx.environment().get("HOME");
         if (userHome != null && !userHome.isBlank()) {
             b.env(USER_HOME_ENV, userHome);

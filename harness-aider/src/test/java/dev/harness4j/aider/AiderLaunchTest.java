@@ -51,7 +51,7 @@ class AiderLaunchTest {
         assertThat(inv.command()).containsSubsequence("--openai-api-base", "http://127.0.0.1:4000/v1");
         assertThat(inv.command()).contains("--yes-always", "--no-pretty", "--no-fancy-input", "--no-check-update",
                 "--no-show-release-notes", "--no-analytics", "--no-show-model-warnings", "--no-gitignore",
-                "--auto-commits", "--stream");
+                "--auto-commits", "--stream", "--no-detect-urls", "--disable-playwright");
         assertThat(inv.command()).containsSubsequence("--chat-history-file", SCRATCH.resolve("aider-chat.history.md").toString());
         assertThat(inv.command()).containsSubsequence("--input-history-file", SCRATCH.resolve("aider-input.history").toString());
         assertThat(inv.stdinText()).isEmpty();
@@ -86,7 +86,8 @@ class AiderLaunchTest {
                 .containsEntry("LITELLM_LOCAL_MODEL_COST_MAP", "True")
                 .containsEntry("HOME", SCRATCH.resolve("aider-home").toString())
                 .containsEntry("HARNESS4J_USER_HOME", "/home/dev")
-                .containsEntry("COLUMNS", "1000");
+                .containsEntry("COLUMNS", "1000")
+                .containsEntry("BROWSER", "true");
         assertThat(inv.files()).containsKey("aider-home/.aider/caches/model_prices_and_context_window.json");
         assertThat(inv.files().get("aider-home/.aider/caches/model_prices_and_context_window.json")).isNotBlank()
                 .isNotEqualTo("{}");

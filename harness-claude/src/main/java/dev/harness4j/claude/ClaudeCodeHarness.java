@@ -14,16 +14,27 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Runs Claude Code ({@code claude -p --output-format json}) headless and reads its result
- * envelope. Registered for {@link java.util.ServiceLoader}; id {@code claude-code}, {@link
+ * Runs Claude Code ({@code claude -p --output-format stream-json --verbose}) headless and reads
+ * its result envelope. Registered for {@link java.util.ServiceLoader}; id {@code claude-code}, {@link
  * CompletionMode#STRUCTURED}.
+ *
+ * <pre>{@code
+ * RunSpec spec = RunSpec.builder(ClaudeCodeHarness.ID, "my-gateway").model("sonnet")
+ *         .prompt("Add a README").baseline(Path.of("/src/repo"))
+ *         .option(ClaudeCodeHarness.OPTION_MAX_OUTPUT_TOKENS, "8192")
+ *         .build();
+ * }</pre>
  *
  * <p>What it does for a run:
  * <ul>
- *   <li>argv {@code claude -p --output-format json --model <model> --dangerously-skip-permissions
- *       --no-session-persistence} (+ {@code --max-turns} from {@code Limits.maxTurns()}, + {@code
- *       --append-system-prompt} from the spec's system prompt); the prompt goes on stdin, never in
- *       argv (an agent's own {@code pkill -f} could match it);
+ *   <li>argv {@code claude -p --output-format stream-json --verbose --model <model>
+ *       --dangerously-skip-permissions --no-session-persistence} (+ {@code --max-turns} from
+ *       {@code Limits.maxTurns()}, + {@code --append-system-prompt} from the spec's system
+ *       prompt); the prompt goes on stdin, never in argv (an agent's own {@code pkill -f} could
+ *       match it). {@code stream-json} rather than {@code json}: it ends with the same result
+ *       envelope, but also prints every message as it happens, which keeps the inactivity guard
+ *       fed during a long healthy run and names the model that answered each turn (the
+ *       envelope's {@code modelUsage} only names the model that was asked for);
  *   <li>a per-run {@code CLAUDE_CONFIG_DIR} in the run's scratch dir, so the user's {@code
  *       ~/.claude} and {@code ~/.claude.json} are neither read nor written;
  *   <li>every inherited {@code ANTHROPIC_*} removed, then {@code ANTHROPIC_BASE_URL} and the key

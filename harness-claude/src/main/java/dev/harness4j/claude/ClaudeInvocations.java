@@ -44,7 +44,7 @@ final class ClaudeInvocations {
                 : null;
 
         Invocation.Builder b = Invocation.builder(context.executable(),
-                "-p", "--output-format", "json",
+                "-p", "--output-format", "stream-json", "--verbose",
                 "--model", context.model(),
                 "--dangerously-skip-permissions",
                 "--no-session-persistence");

@@ -30,7 +30,8 @@ import java.util.Optional;
  *       the reset time is parsed from the error text, else from the last 429's response headers
  *       the API client logged to stdout ({@code retry-after}, see {@link RateLimitResets}).
  * </ol>
- * Tokens, cost, served models and summary are read from the envelope whenever there is one.
+ * Tokens, cost and summary are read from the envelope whenever there is one; the served models
+ * from the assistant messages ({@link AnsweringModels}), judged by {@link ServedModels}.
  */
 final class ClaudeResults {
     /** The note recorded with every cost figure from the envelope. */
@@ -68,7 +69,9 @@ final class ClaudeResults {
         if (found.isEmpty()) {
             Outcome outcome = imposed != null ? imposed : Outcome.ERROR;
             String reason = imposed != null ? terminationReason(ex) : noEnvelopeReason(ex);
-            return HarnessResult.builder(outcome, requested).reason(reason).build();
+            // a stopped run has no envelope, but the turns it streamed still name their models
+            return HarnessResult.builder(outcome, requested).reason(reason)
+                    .servedModel(ServedModels.verdict(requested, AnsweringModels.of(ex))).build();
         }
         ResultEnvelope env = found.get();
         HarnessResult.Builder b;
@@ -96,7 +99,7 @@ final class ClaudeResults {
         if (env.totalCostUsd() != null && env.totalCostUsd().signum() >= 0) {
             b.cost(new Cost(env.totalCostUsd(), Cost.Source.CLI_ESTIMATE, COST_NOTE));
         }
-        b.servedModel(ServedModels.verdict(requested, env.modelsUsed()));
+        b.servedModel(ServedModels.verdict(requested, AnsweringModels.of(ex)));
         return b.build();
     }
 
@@ -107,12 +110,15 @@ final class ClaudeResults {
 
     private static String errorReason(ResultEnvelope env) {
         StringBuilder sb = new StringBuilder("claude-code reported an error");
-        if (env.subtype() != null) {
-            sb.append(" (").append(env.subtype());
-            if (env.apiErrorStatus() != null) {
-                sb.append(", HTTP ").append(env.apiErrorStatus());
-            }
-            sb.append(')');
+        List<String> what = new ArrayList<>();
+        if (env.subtype() != null && !env.subtype().equals("success")) {
+            what.add(env.subtype()); // API failures come with subtype "success"; saying so would confuse
+        }
+        if (env.apiErrorStatus() != null) {
+            what.add("HTTP " + env.apiErrorStatus());
+        }
+        if (!what.isEmpty()) {
+            sb.append(" (").append(String.join(", ", what)).append(')');
         }
         String text = env.errorText().strip();
         if (!text.isEmpty()) {

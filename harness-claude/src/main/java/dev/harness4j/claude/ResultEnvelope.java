@@ -27,7 +27,8 @@ import java.util.Optional;
  * @param outputTokens {@code usage.output_tokens}
  * @param cacheReadTokens {@code usage.cache_read_input_tokens}
  * @param cacheWriteTokens {@code usage.cache_creation_input_tokens}
- * @param modelsUsed the keys of {@code modelUsage}: the models that answered, in order
+ * @param modelUsageKeys the keys of {@code modelUsage}: the models Claude Code <em>asked</em>
+ *     for (not necessarily those that answered; see {@link AnsweringModels})
  */
 record ResultEnvelope(
         String subtype,
@@ -42,7 +43,7 @@ record ResultEnvelope(
         Long outputTokens,
         Long cacheReadTokens,
         Long cacheWriteTokens,
-        List<String> modelsUsed) {
+        List<String> modelUsageKeys) {
 
     /**
      * How much of stdout's end is searched for the envelope: 16 MiB. The envelope is printed
@@ -54,7 +55,7 @@ record ResultEnvelope(
 
     ResultEnvelope {
         errors = List.copyOf(errors);
-        modelsUsed = List.copyOf(modelsUsed);
+        modelUsageKeys = List.copyOf(modelUsageKeys);
     }
 
     /** All error texts in one string: {@code result} and {@code errors[]}. */

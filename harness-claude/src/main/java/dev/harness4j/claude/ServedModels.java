@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Judges whether the models that answered (the keys of the envelope's {@code modelUsage}) are
- * the model the run asked for. Pure functions.
+ * Judges whether the models that answered (see {@link AnsweringModels}) are the model the run
+ * asked for. Pure functions.
  *
  * <p>Rules: a context suffix such as {@code [1m]} is ignored on both sides; an alias ({@code
  * haiku}, {@code sonnet}, {@code opus}, {@code fable}) matches any id of that family (one whose

@@ -42,7 +42,7 @@ class ClaudePrepareTest {
     void runsPrintModeWithJsonOutputTheModelAndThePermissionBypass() {
         Invocation inv = harness.prepare(context(scripted("scripted-a")).build());
 
-        assertThat(inv.command()).containsExactly("/opt/bin/claude", "-p", "--output-format", "json",
+        assertThat(inv.command()).containsExactly("/opt/bin/claude", "-p", "--output-format", "stream-json", "--verbose",
                 "--model", "scripted-a", "--dangerously-skip-permissions", "--no-session-persistence");
         assertThat(inv.workingDir()).isEqualTo(WORKSPACE);
     }

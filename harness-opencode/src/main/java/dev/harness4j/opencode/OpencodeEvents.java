@@ -24,7 +24,7 @@ import java.util.Objects;
  * @param cacheRead sum of {@code part.tokens.cache.read}
  * @param cacheWrite sum of {@code part.tokens.cache.write}
  * @param cost sum of {@code part.cost}
- * @param lastText the last non-blank {@code text} event's text, or {@code null}
+ * @param lastText the last non-blank, non-synthetic {@code text} event's text, or {@code null}
  * @param toolCalls how many {@code tool_use} events there were
  * @param errors the {@code error} events, in order
  * @param garbageLines lines that were not JSON objects
@@ -113,7 +113,8 @@ record OpencodeEvents(
                 case "step_finish" -> stepFinish(part);
                 case "text" -> {
                     String text = part.path("text").asText("");
-                    if (!text.isBlank()) {
+                    // synthetic parts are opencode's own words (e.g. after compacting), not the model's
+                    if (!text.isBlank() && !part.path("synthetic").asBoolean(false)) {
                         lastText = text.strip();
                     }
                 }

@@ -37,6 +37,14 @@ import java.util.List;
  *       {@code ANTHROPIC_*}, {@code OPENAI_*} and a user's {@code OPENCODE_*} removed.
  * </ul>
  *
+ * <h2>Isolation caveat</h2>
+ * opencode caches its project id (the repository's root commit) in a file {@code opencode} in
+ * git's <em>common</em> dir, ignoring write errors, and no switch turns that off. With {@link
+ * dev.harness4j.api.Isolation#CLONE} (the default) that is the clone's own {@code .git}; with
+ * {@link dev.harness4j.api.Isolation#WORKTREE} it is the baseline's {@code .git/opencode} (40
+ * bytes; working tree, index, HEAD and refs stay untouched). Use clones where the baseline's
+ * {@code .git} must stay byte-identical.
+ *
  * <h2>Providers</h2>
  * An endpoint that serves the OpenAI API is used through opencode's bundled provider package
  * {@code @ai-sdk/openai-compatible} (the key as a bearer token). An Anthropic-only endpoint is
@@ -53,15 +61,18 @@ import java.util.List;
  *       opencode itself retries 429 and 5xx up to five times with backoff before it gives up.
  *   <li>tokens: the sum over {@code step_finish} events; {@code output} counts opencode's
  *       output and reasoning tokens together; {@code input} excludes cache reads and writes as
- *       opencode reports it. The title call is not made (see above), so the figure is the
- *       session's own steps. Unmeasured when no step finished.
+ *       opencode reports it. The title call is not made (see above), so the figure covers
+ *       every model call the run made; were it made, its tokens would appear in no {@code
+ *       step_finish}, and the adapter's figure would fall short of what a gateway measures by
+ *       that call. Unmeasured when no step finished.
  *   <li>cost: the sum of {@code step_finish.cost} only when the run priced the model with
  *       {@value #OPTION_PRICE_INPUT} and {@value #OPTION_PRICE_OUTPUT} (USD per million tokens;
  *       {@value #OPTION_PRICE_CACHE_READ} and {@value #OPTION_PRICE_CACHE_WRITE} optional).
  *       Otherwise opencode prices the model at 0, and the cost is absent, not 0.
  *   <li>served model: unmeasured. opencode's events name no model, and the assistant message
  *       it stores carries the requested id, not the one the endpoint answered with.
- *   <li>summary: the last {@code text} event.
+ *   <li>summary: the last {@code text} event the model wrote (opencode's synthetic texts, such
+ *       as its note after compacting the conversation, are skipped).
  * </ul>
  */
 public final class OpencodeHarness implements Harness {

@@ -99,6 +99,8 @@ class OpencodeEndToEndTest {
         assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("completed");
         assertThat(run.meta.path("changes").path("files")).extracting(JsonNode::asText).containsExactly("src/hello.txt");
         assertThat(run.patch()).contains("+hello from the script", "+second line").doesNotContain("opencode");
+        assertThat(run.meta.path("changes").path("insertions").asInt()).isEqualTo(2);
+        assertThat(run.meta.path("changes").path("deletions").asInt()).isZero();
         JsonNode tokens = run.meta.path("tokens");
         assertThat(tokens.path("input").asLong()).as(tokens.toString()).isEqualTo(100 + 110);
         assertThat(tokens.path("output").asLong()).isEqualTo(20 + 5);
@@ -110,7 +112,11 @@ class OpencodeEndToEndTest {
         assertThat(run.meta.path("summary").asText()).isEqualTo("Wrote src/hello.txt.");
         // --title stops opencode's title-generation call: only the session's own turns reach the endpoint
         assertThat(run.requests).extracting(RecordedRequest::kind).containsOnly(RecordedRequest.Kind.TURN).hasSize(2);
+        // the prompt came through stdin verbatim (an argv prompt would arrive wrapped in escaped quotes)
+        assertThat(run.requests.get(0).body()).contains("Do the scripted task.")
+                .doesNotContain("\\\"Do the scripted task.\\\"");
         assertThat(Files.readString(run.record.resultDir().resolve("transcript.log"))).doesNotContain(KEY);
+        assertThat(Files.readString(run.record.resultDir().resolve("events.jsonl"))).doesNotContain(KEY);
         assertThat(Files.readString(run.record.resultDir().resolve("meta.json"))).doesNotContain(KEY);
     }
 

@@ -137,6 +137,15 @@ class OpencodeInterpretTest {
     }
 
     @Test
+    void summarySkipsOpencodesSyntheticCompactionText() throws Exception {
+        List<String> untilCompacted = captured("context").subList(0, 5); // ends with the synthetic text
+
+        HarnessResult r = interpret(untilCompacted, 1, Termination.exited(), NOTHING, Map.of(), "");
+
+        assertThat(r.summary()).isEqualTo("Scripted session");
+    }
+
+    @Test
     void anthropicRunIsReadTheSameWay() throws Exception {
         HarnessResult r = interpret("anthropic", 0, CHANGED);
 

@@ -16,14 +16,25 @@ import java.util.List;
 final class ProcTable {
     private static final Path PROC = Path.of("/proc");
     private static final int ENVIRON_READ_LIMIT = 1 << 20;
+    private static final int STAT_PGRP = 2;
+    private static final int STAT_SESSION = 3;
+    private static final int STAT_STARTTIME = 19;
 
     private ProcTable() {}
 
+    /** {@link #scan(String, long, long)} of every process, whenever it started. */
+    static List<Long> scan(String runId, long leader) {
+        return scan(runId, leader, 0);
+    }
+
     /**
      * The pids of live processes that carry {@code RunMarker.ENV=runId}, or whose session or
-     * process group is {@code leader} (ignored when {@code leader <= 0}). Never this JVM.
+     * process group is {@code leader} (ignored when {@code leader <= 0}). Never this JVM. Only
+     * processes that started at or after {@code notBefore} (in {@code /proc} clock ticks since
+     * boot, see {@link #startTime}) have their environment read: an older one cannot descend
+     * from the run.
      */
-    static List<Long> scan(String runId, long leader) {
+    static List<Long> scan(String runId, long leader, long notBefore) {
         byte[] needle = (RunMarker.ENV + "=" + runId).getBytes(StandardCharsets.UTF_8);
         long self = ProcessHandle.current().pid();
         String[] names = PROC.toFile().list();
@@ -44,11 +55,17 @@ final class ProcTable {
             }
             if (leader > 0 && (stat[0] == leader || stat[1] == leader)) {
                 out.add(pid);
-            } else if (hasMarker(reader, name, needle)) {
+            } else if (stat[2] >= notBefore && hasMarker(reader, name, needle)) {
                 out.add(pid);
             }
         }
         return out;
+    }
+
+    /** When the process started, in clock ticks since boot; 0 when it is gone (so nothing is skipped). */
+    static long startTime(long pid) {
+        long[] stat = stat(new Reader(), Long.toString(pid));
+        return stat == null ? 0 : stat[2];
     }
 
     private static long parsePid(String name) {
@@ -63,8 +80,8 @@ final class ProcTable {
         return Long.parseLong(name);
     }
 
-    /** {pgrp, session} of a live process, or null when it is gone or a zombie. */
-    private static long[] stat(Reader reader, String pid) {
+    /** {pgrp, session, starttime} of a live process, or null when it is gone or a zombie. */
+    static long[] stat(Reader reader, String pid) {
         int n = reader.read("/proc/" + pid + "/stat", 4096);
         if (n <= 0) {
             return null;
@@ -74,29 +91,31 @@ final class ProcTable {
         while (close >= 0 && b[close] != ')') {
             close--;
         }
-        // after "pid (comm) ": state ppid pgrp session
+        // after "pid (comm) ", space-separated: state ppid pgrp session ... starttime (index 19)
         int i = close + 2;
-        if (close < 0 || i >= n) {
+        if (close < 0 || i >= n || b[i] == 'Z' || b[i] == 'X') {
             return null;
         }
-        if (b[i] == 'Z' || b[i] == 'X') {
-            return null;
-        }
-        long[] fields = new long[3];
-        int f = -1;
-        for (i = i + 1; i < n && f < 3; i++) {
-            if (b[i] == ' ') {
-                f++;
-                if (f < 3) {
-                    fields[f] = 0;
+        long[] out = new long[3];
+        int field = 0;
+        long value = 0;
+        for (; i <= n; i++) {
+            if (i == n || b[i] == ' ' || b[i] == '\n') {
+                if (field == STAT_PGRP) {
+                    out[0] = value;
+                } else if (field == STAT_SESSION) {
+                    out[1] = value;
+                } else if (field == STAT_STARTTIME) {
+                    out[2] = value;
+                    return out;
                 }
-            } else if (f >= 0 && b[i] >= '0' && b[i] <= '9') {
-                fields[f] = fields[f] * 10 + (b[i] - '0');
-            } else if (f >= 0 && b[i] == '-') {
-                return null;
+                field++;
+                value = 0;
+            } else if (b[i] >= '0' && b[i] <= '9') {
+                value = value * 10 + (b[i] - '0');
             }
         }
-        return new long[] {fields[1], fields[2]};
+        return null;
     }
 
     private static boolean hasMarker(Reader reader, String pid, byte[] needle) {
@@ -127,7 +146,7 @@ final class ProcTable {
     }
 
     /** Reads small /proc files into one reused buffer. */
-    private static final class Reader {
+    static final class Reader {
         byte[] buf = new byte[16 * 1024];
 
         /** Bytes read into {@link #buf} (at most {@code limit}); -1 when the file cannot be read. */

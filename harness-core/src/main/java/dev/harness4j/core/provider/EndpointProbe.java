@@ -37,16 +37,31 @@ final class EndpointProbe {
 
     private static final int SNIPPET = 200;
 
-    private final HttpClient http;
+    private final Duration connectTimeout;
     private final ObjectMapper mapper = Json.mapper();
+    private volatile HttpClient http; // made on first use: resolving alone never needs HTTP
 
     EndpointProbe(Duration connectTimeout) {
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(connectTimeout)
-                .proxy(ProxySelector.getDefault())
-                .followRedirects(HttpClient.Redirect.NEVER) // never carry the key to another address
-                .build();
+        this.connectTimeout = connectTimeout;
+    }
+
+    private HttpClient http() {
+        HttpClient h = http;
+        if (h == null) {
+            synchronized (this) {
+                h = http;
+                if (h == null) {
+                    h = HttpClient.newBuilder()
+                            .version(HttpClient.Version.HTTP_1_1)
+                            .connectTimeout(connectTimeout)
+                            .proxy(ProxySelector.getDefault())
+                            .followRedirects(HttpClient.Redirect.NEVER) // never carry the key to another address
+                            .build();
+                    http = h;
+                }
+            }
+        }
+        return h;
     }
 
     /** The catalogue URLs to try, in order: Ollama's first for an Ollama-only provider. */
@@ -132,7 +147,7 @@ final class EndpointProbe {
             rb.header("Authorization", "Bearer " + key.reveal()).header("x-api-key", key.reveal());
         }
         try {
-            HttpResponse<String> r = http.send(rb.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http().send(rb.build(), HttpResponse.BodyHandlers.ofString());
             return new Answer(r.statusCode(), r.body(), null, null);
         } catch (HttpTimeoutException e) {
             return new Answer(0, "", "no answer within " + timeout.toMillis() + " ms (timed out)", e);

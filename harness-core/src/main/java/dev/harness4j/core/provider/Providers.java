@@ -121,7 +121,7 @@ public final class Providers implements ProviderResolver {
         return List.copyOf(byName.values());
     }
 
-    /** The providers file this instance read, when it read one. */
+    /** The providers file this instance reads and refreshes (it may not exist yet), if one was set. */
     public Optional<Path> configFile() {
         return Optional.ofNullable(configFile);
     }

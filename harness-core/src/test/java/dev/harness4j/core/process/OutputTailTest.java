@@ -95,7 +95,7 @@ class OutputTailTest {
 
     @Test
     void redactsASecretThatStraddlesTheCutOfAnOverLongLine() throws Exception {
-        int before = OutputTail.LINE_BUFFER_MAX_BYTES - 10;
+        int before = ProcessSupervisor.LINE_BUFFER_MAX_BYTES - 10;
         run("head -c " + before + " /dev/zero | tr '\\0' 'a'; printf '%s' '" + SECRET + "'; "
                 + "head -c 2000000 /dev/zero | tr '\\0' 'a'; printf '%s\\n' '" + SECRET + "'");
 

@@ -3,9 +3,12 @@ package dev.harness4j.core.process;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Finding and stopping processes by the run marker alone, as a restart sweep would. */
 class RunMarkerTest {
@@ -48,6 +51,23 @@ class RunMarkerTest {
         assertThat(RunMarker.find(runId)).isEmpty();
         assertThat(p.waitFor()).isEqualTo(128 + 9);
         assertThat(RunMarker.killAll(runId, Duration.ofMillis(300))).isZero();
+    }
+
+    @Test
+    void findsAProcessWhoseNameHasSpacesAndParenthesesAndANegativeNiceValue(@TempDir Path dir) throws Exception {
+        String runId = Runs.newRunId();
+        Path odd = dir.resolve("a) b (c");
+        Files.copy(Path.of("/bin/sleep"), odd);
+        odd.toFile().setExecutable(true);
+        Process p = startMarked(runId, "exec nice -n -3 '" + odd + "' 60");
+        try {
+            awaitCount(runId, 1);
+            assertThat(Files.readString(Path.of("/proc/" + p.pid() + "/comm"))).startsWith("a) b (c");
+
+            assertThat(RunMarker.find(runId)).extracting(ProcessHandle::pid).containsExactly(p.pid());
+        } finally {
+            RunMarker.killAll(runId, Duration.ZERO);
+        }
     }
 
     /** Waits until the shell has forked its children (no event to wait on: poll /proc briefly). */

@@ -67,12 +67,12 @@ class StoppingTest {
     @Test
     void variedLinesKeepARunAliveUntilItExits() throws Exception {
         ProcessOutcome outcome = supervisor.run(ProcessRequest.builder(Runs.newRunId(),
-                        Runs.sh(dir, "i=0; while [ $i -lt 20 ]; do echo step $i; i=$((i+1)); sleep 0.1; done"), dir)
-                .limits(Limits.NONE.withInactivityTimeout(Duration.ofMillis(800))).build());
+                        Runs.sh(dir, "i=0; while [ $i -lt 30 ]; do echo step $i; i=$((i+1)); sleep 0.1; done"), dir)
+                .limits(Limits.NONE.withInactivityTimeout(Duration.ofMillis(1200))).build());
 
         assertThat(outcome.termination()).isEqualTo(Termination.exited());
         assertThat(outcome.exitCode()).isZero();
-        assertThat(outcome.duration()).isGreaterThan(Duration.ofMillis(1600));
+        assertThat(outcome.duration()).as("ran well past the inactivity timeout").isGreaterThan(Duration.ofMillis(2400));
     }
 
     @Test

@@ -46,11 +46,7 @@ record ParsedRequest(String model, boolean stream, boolean includeUsage, List<To
      */
     Optional<String> workingDirectory() {
         Matcher m = WORKING_DIR.matcher(systemText);
-        if (m.find()) {
-            return Optional.of(m.group(1));
-        }
-        m = WORKING_DIR.matcher(conversation);
-        return m.find() ? Optional.of(m.group(1).replace("\\n", "").replace("\"", "")) : Optional.empty();
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
     /** A fingerprint of the conversation within the client's session, or {@code null} without a session. */

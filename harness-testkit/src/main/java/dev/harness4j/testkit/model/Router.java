@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -113,7 +112,7 @@ final class Router implements HttpHandler {
                 sendJson(ex, 401, p.error(401, "invalid or missing API key"), rec);
                 return;
             }
-            sendJson(ex, 200, path.equals("/api/tags") ? server.tags() : server.modelList(), rec);
+            sendJson(ex, 200, path.equals("/api/tags") ? tags() : modelList(), rec);
         } else if (path.startsWith("/key/") || path.startsWith("/spend/") || path.startsWith("/health/")) {
             rec.protocol = "gateway";
             gateway.handle(ex, method, path, body, rec, server.authorizedAdmin(key));
@@ -123,6 +122,27 @@ final class Router implements HttpHandler {
                     .put("message", "the scripted model server has no endpoint " + method + " " + path);
             sendJson(ex, 404, err, rec);
         }
+    }
+
+    private ObjectNode modelList() {
+        ObjectNode root = json.createObjectNode().put("object", "list");
+        var data = root.putArray("data");
+        for (String m : server.scriptedModels()) {
+            data.addObject().put("id", m).put("object", "model").put("type", "model").put("display_name", m)
+                    .put("created", 0).put("created_at", "2026-01-01T00:00:00Z").put("owned_by", "scripted");
+        }
+        root.put("has_more", false);
+        return root;
+    }
+
+    private ObjectNode tags() {
+        ObjectNode root = json.createObjectNode();
+        var models = root.putArray("models");
+        for (String m : server.scriptedModels()) {
+            models.addObject().put("name", m).put("model", m).put("modified_at", "2026-01-01T00:00:00Z")
+                    .put("size", 0).put("digest", "scripted");
+        }
+        return root;
     }
 
     private void modelCall(HttpExchange ex, Protocol p, String body, Rec rec, String key) throws IOException {
@@ -175,7 +195,7 @@ final class Router implements HttpHandler {
 
     private static Set<String> authHeaders(Headers h) {
         Set<String> names = new LinkedHashSet<>();
-        for (String n : new ArrayList<>(List.of("x-api-key", "api-key", "authorization"))) {
+        for (String n : List.of("x-api-key", "api-key", "authorization")) {
             if (h.containsKey(n)) {
                 names.add(n);
             }

@@ -122,6 +122,11 @@ public final class Scenario {
             return add(new Step.Fail(status, message, null));
         }
 
+        /** A turn that fails with {@code status} and exactly {@code body} (sent as JSON, unwrapped). */
+        public Builder failWithBody(int status, String body) {
+            return add(new Step.Fail(status, body, null, true));
+        }
+
         /** A turn that fails with 429 and a {@code retry-after} header. */
         public Builder failRateLimited(Duration retryAfter) {
             Objects.requireNonNull(retryAfter, "retryAfter");

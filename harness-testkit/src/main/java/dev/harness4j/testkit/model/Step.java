@@ -60,13 +60,20 @@ public record Step(Action action, Usage usage, String answerAs) {
     }
 
     /**
-     * Answer with an HTTP error in the provider's error shape.
+     * Answer with an HTTP error.
      *
      * @param status the HTTP status
-     * @param message the error message
+     * @param message the error message, wrapped in the provider's error shape; or, when {@code
+     *     raw}, the whole response body, sent as it is
      * @param retryAfter the {@code retry-after} header's value, or {@code null} for none
+     * @param raw whether {@code message} is the whole body rather than a message to wrap
      */
-    public record Fail(int status, String message, Duration retryAfter) implements Action {
+    public record Fail(int status, String message, Duration retryAfter, boolean raw) implements Action {
+        /** A failure whose message is wrapped in the provider's error shape. */
+        public Fail(int status, String message, Duration retryAfter) {
+            this(status, message, retryAfter, false);
+        }
+
         public Fail {
             if (status < 400 || status > 599) {
                 throw new IllegalArgumentException("fail status must be 4xx or 5xx, was " + status);

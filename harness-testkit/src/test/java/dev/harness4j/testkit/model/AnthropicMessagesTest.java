@@ -194,4 +194,17 @@ class AnthropicMessagesTest {
         assertThat(rec.tools()).containsExactly("Write", "Bash");
         assertThat(rec.toString()).doesNotContain("sk-wrong-secret").doesNotContain("sk-right");
     }
+
+    @Test
+    void providerPointsAtTheServerWithTheRequiredKey() {
+        server.requireKey("sk-right");
+
+        dev.harness4j.api.ResolvedProvider p = server.provider("m");
+
+        assertThat(p.baseUrl()).isEqualTo(server.baseUrl());
+        assertThat(p.secret().reveal()).isEqualTo("sk-right");
+        assertThat(p.model()).isEqualTo("m");
+        assertThat(p.serves(dev.harness4j.api.ApiStyle.ANTHROPIC)).isTrue();
+        assertThat(p.serves(dev.harness4j.api.ApiStyle.OPENAI)).isTrue();
+    }
 }

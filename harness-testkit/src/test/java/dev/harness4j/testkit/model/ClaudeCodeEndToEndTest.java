@@ -123,6 +123,23 @@ class ClaudeCodeEndToEndTest {
     }
 
     @Test
+    void claudeRetriesARateLimitAndTheRetryPlaysTheNextStep() throws Exception {
+        Path repo = CliProcess.gitRepo(tmp.resolve("repo"));
+        server.script(MODEL, Scenario.builder()
+                .failRateLimited(java.time.Duration.ofSeconds(1))
+                .writeFile("after-retry.txt", "written after a retry\n")
+                .say("Done after retry.")
+                .build());
+
+        CliProcess.Result r = runClaude(repo, "Create after-retry.txt");
+
+        assertThat(r.exitCode()).as(r.both()).isZero();
+        assertThat(repo.resolve("after-retry.txt")).hasContent("written after a retry\n");
+        assertThat(server.requests(RecordedRequest.Kind.TURN)).extracting(RecordedRequest::status)
+                .containsExactly(429, 200, 200);
+    }
+
+    @Test
     void contextLengthFailureMakesClaudeReportAnError() throws Exception {
         Path repo = CliProcess.gitRepo(tmp.resolve("repo"));
         server.script(MODEL, Scenario.builder().failContextLength().build());

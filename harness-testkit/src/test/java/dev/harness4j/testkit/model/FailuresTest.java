@@ -77,6 +77,16 @@ class FailuresTest {
     }
 
     @Test
+    void failWithBodySendsTheBodyAsItIs() throws Exception {
+        server.script("m", Scenario.builder().failWithBody(503, "{\"detail\":\"gateway down\"}").build());
+
+        HttpResponse<String> r = http.post("/v1/messages", anthropic(false));
+
+        assertThat(r.statusCode()).isEqualTo(503);
+        assertThat(r.body()).isEqualTo("{\"detail\":\"gateway down\"}");
+    }
+
+    @Test
     void stallSendsNothingThenClosesTheConnection() throws Exception {
         server.script("m", Scenario.builder().stall(Duration.ofMillis(300)).say("later").build());
         long start = System.nanoTime();
