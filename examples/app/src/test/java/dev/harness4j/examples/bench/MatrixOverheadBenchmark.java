@@ -49,6 +49,12 @@ public final class MatrixOverheadBenchmark {
             for (int concurrency : new int[] {1, 2}) {
                 measure(root.resolve("state-c" + concurrency), repo, server, runs, seconds, concurrency);
             }
+        } finally {
+            try (var paths = Files.walk(root)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
         }
     }
 
