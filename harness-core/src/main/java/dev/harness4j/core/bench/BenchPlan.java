@@ -271,6 +271,19 @@ public final class BenchPlan {
                     }
                 }
             }
+            Map<String, List<Combo>> byDir = new LinkedHashMap<>();
+            unique.values().forEach(c -> byDir.computeIfAbsent(c.resultDirName(), k -> new ArrayList<>()).add(c));
+            byDir.forEach((dir, cs) -> {
+                if (cs.size() > 1) {
+                    problems.add(cs.size() + " combos would write the same result directory results/" + dir + " ("
+                            + cs.stream().map(c -> c.provider() + "/" + c.task().name()).toList()
+                            + "): results are kept per harness and model, so run each task or provider of the same"
+                            + " model with its own state dir");
+                }
+            });
+            if (!problems.isEmpty()) {
+                throw new BenchPlanException(problems);
+            }
             return new BenchPlan(interleaveProviders(new ArrayList<>(unique.values())), this);
         }
 

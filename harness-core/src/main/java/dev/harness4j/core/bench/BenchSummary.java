@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -79,43 +79,26 @@ public final class BenchSummary {
             return e instanceof NoSuchFileException ? new MetaProblem(name, MetaProblem.Kind.MISSING, "no meta.json")
                     : new MetaProblem(name, MetaProblem.Kind.UNREADABLE, e.toString());
         }
-        Map<String, Object> n;
+        MetaReader.Meta m;
         try {
-            n = MetaReader.scalars(bytes);
+            m = MetaReader.read(bytes);
         } catch (IOException e) {
             return new MetaProblem(name, MetaProblem.Kind.UNREADABLE, "not JSON: " + firstLine(e.getMessage()));
         }
-        Long version = MetaReader.number(n, "schema_version");
-        if (version == null || version != SCHEMA_VERSION) {
-            return new MetaProblem(name, MetaProblem.Kind.PARTIAL, "schema_version " + n.get("schema_version")
+        if (m.schemaVersion == null || m.schemaVersion != SCHEMA_VERSION) {
+            return new MetaProblem(name, MetaProblem.Kind.PARTIAL, "schema_version " + m.schemaVersionText
                     + " (this reader understands " + SCHEMA_VERSION + ")");
         }
-        String harness = MetaReader.text(n, "harness");
-        String outcome = MetaReader.text(n, "outcome");
-        if (harness == null || outcome == null) {
+        if (m.harness == null || m.outcome == null) {
             return new MetaProblem(name, MetaProblem.Kind.PARTIAL, "missing "
-                    + (harness == null ? "harness" : "") + (harness == null && outcome == null ? " and " : "")
-                    + (outcome == null ? "outcome" : ""));
+                    + (m.harness == null ? "harness" : "") + (m.harness == null && m.outcome == null ? " and " : "")
+                    + (m.outcome == null ? "outcome" : ""));
         }
-        String model = MetaReader.text(n, "model") != null ? MetaReader.text(n, "model") : MetaReader.text(n, "resolved_model");
-        return new ResultRow(name, harness, MetaReader.text(n, "provider"), model, MetaReader.text(n, "task"), outcome,
-                MetaReader.text(n, "reason"), MetaReader.number(n, "duration_ms"),
-                MetaReader.number(n, "changes.files_changed"), MetaReader.number(n, "changes.insertions"),
-                MetaReader.number(n, "changes.deletions"), MetaReader.number(n, "tokens.input"),
-                MetaReader.number(n, "tokens.output"), MetaReader.text(n, "tokens.source"),
-                MetaReader.decimal(n, "cost.usd"), MetaReader.text(n, "cost.source"),
-                MetaReader.text(n, "served_model.verdict"), branch(n));
-    }
-
-    private static String branch(Map<String, Object> n) {
-        if (n.get("branch") == null) {
-            return null;
-        }
-        if (Boolean.TRUE.equals(n.get("branch.pushed"))) {
-            return MetaReader.text(n, "branch.name");
-        }
-        String err = MetaReader.text(n, "branch.error");
-        return "not pushed" + (err == null ? "" : ": " + err);
+        String branch = !m.branchPresent ? null : m.branchPushed ? m.branchName
+                : "not pushed" + (m.branchError == null ? "" : ": " + m.branchError);
+        return new ResultRow(name, m.harness, m.provider, m.model != null ? m.model : m.resolvedModel, m.task,
+                m.outcome, m.reason, m.durationMs, m.filesChanged, m.insertions, m.deletions, m.tokensIn, m.tokensOut,
+                m.tokenSource, m.costUsd, m.costSource, m.verdict, branch);
     }
 
     private static String firstLine(String s) {

@@ -239,27 +239,40 @@ public final class RunQueue {
         return new Recovery(requeued, failed, killed, removed);
     }
 
-    /** Removes {@code <stateDir>/runs/<runId>} if it is really below the state dir (symlinks resolved). */
+    /**
+     * Removes what a run left under {@code <stateDir>/runs}: its directory {@code <runId>} and
+     * files next to it named {@code <runId>.*} (the runner's {@code <runId>.events.jsonl}), each
+     * only if it really resolves below {@code runs} (symlinks are deleted, never followed).
+     */
     private boolean removeWorkspace(String runId) {
         if (stateDir == null || runId == null || !runId.matches("[A-Za-z0-9._-]+")) {
             return false;
         }
         Path runs = stateDir.resolve("runs");
-        Path ws = runs.resolve(runId);
-        try {
-            if (!Files.exists(ws, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                return false;
-            }
-            if (Files.isSymbolicLink(ws) || !ws.toRealPath().startsWith(runs.toRealPath())) {
-                log.warn("not removing {}: it does not resolve below {}", ws, runs);
-                return false;
-            }
-            deleteTree(ws);
-            return true;
-        } catch (IOException e) {
-            log.warn("cannot remove the stale workspace {}: {}", ws, e.toString());
+        if (!Files.isDirectory(runs)) {
             return false;
         }
+        boolean removed = false;
+        try (var entries = Files.newDirectoryStream(runs, p -> {
+            String n = p.getFileName().toString();
+            return n.equals(runId) || n.startsWith(runId + ".");
+        })) {
+            Path realRuns = runs.toRealPath();
+            for (Path p : entries) {
+                if (Files.isSymbolicLink(p)) {
+                    Files.delete(p);
+                } else if (p.toRealPath().getParent().equals(realRuns)) {
+                    deleteTree(p);
+                } else {
+                    log.warn("not removing {}: it does not resolve below {}", p, runs);
+                    continue;
+                }
+                removed = true;
+            }
+        } catch (IOException e) {
+            log.warn("cannot remove the stale workspace of run {} under {}: {}", runId, runs, e.toString());
+        }
+        return removed;
     }
 
     static void deleteTree(Path root) throws IOException {

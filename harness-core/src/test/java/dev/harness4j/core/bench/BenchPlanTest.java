@@ -71,6 +71,12 @@ class BenchPlanTest {
     }
 
     @Test
+    void aSecondTaskIsRefusedSinceResultsAreKeptPerHarnessAndModel() {
+        assertThatThrownBy(() -> plan().task("other", "Do something else").harnesses("aider").provider("scripted").build())
+                .isInstanceOf(BenchPlanException.class).hasMessageContaining("2 combos would write the same result directory results/aider__scripted-a");
+    }
+
+    @Test
     void duplicateCombosCollapseAndTheDefaultModelCountsAsItsName() {
         BenchPlan p = plan().harnesses("aider", "aider").provider("scripted").models("scripted-a", "scripted-a").build();
         assertThat(p.combos()).hasSize(1);
@@ -84,8 +90,7 @@ class BenchPlanTest {
 
     @Test
     void consecutiveRunsHitDifferentProviders() {
-        BenchPlan p = plan().harnesses("claude-code", "opencode", "aider").provider("scripted").provider("other")
-                .models("m1").build();
+        BenchPlan p = plan().harnesses("claude-code", "opencode", "aider").provider("scripted").provider("other").build();
         List<String> providers = p.combos().stream().map(Combo::provider).toList();
         assertThat(providers).hasSize(6);
         for (int i = 1; i < providers.size(); i++) {
@@ -120,6 +125,7 @@ class BenchPlanTest {
     @Test
     void enqueuedEntriesFollowThePlansOrder() {
         BenchPlan p = plan().harnesses("claude-code", "aider").provider("scripted").provider("other").build();
+        assertThat(p.combos()).extracting(Combo::resolvedModel).containsOnly("scripted-a", "o-1");
         RunQueue queue = RunQueue.builder().stateDir(state).build();
         List<QueueEntry> q = p.enqueue(queue, state);
         assertThat(queue.entries()).extracting(e -> e.spec().harness() + "/" + e.spec().provider())

@@ -121,6 +121,8 @@ class RunQueueTest {
         RunQueue crashed = RunQueue.builder().stateDir(state).owner(dead).build();
         QueueEntry e = crashed.claim(crashed.enqueue(QueueTesting.spec("a", "p", "m")).id()).orElseThrow();
         Path ws = Files.createDirectories(state.resolve("runs").resolve(e.runId()).resolve("work"));
+        Path events = Files.writeString(state.resolve("runs").resolve(e.runId() + ".events.jsonl"), "{}\n");
+        Path other = Files.createDirectories(state.resolve("runs").resolve("r-another-run"));
         ProcessBuilder pb = new ProcessBuilder("sleep", "300");
         pb.environment().put(RunMarker.ENV, e.runId());
         Process survivor = pb.start();
@@ -131,6 +133,8 @@ class RunQueueTest {
         assertThat(r.survivorsKilled()).isEqualTo(1);
         assertThat(survivor.waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(ws.getParent()).doesNotExist();
+        assertThat(events).doesNotExist();
+        assertThat(other).as("another run's workspace").exists();
         QueueEntry after = queue().entry(e.id()).orElseThrow();
         assertThat(after.state()).isEqualTo(QueueEntry.State.QUEUED);
         assertThat(after.attempts()).isEqualTo(1);

@@ -1,0 +1,188 @@
+package dev.harness4j.examples;
+
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.ProviderResolver;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.bench.Bench;
+import dev.harness4j.core.bench.BenchArgs;
+import dev.harness4j.core.bench.BenchPlan;
+import dev.harness4j.core.bench.BenchPlanException;
+import dev.harness4j.core.provider.Providers;
+import dev.harness4j.core.queue.QueueProcessor;
+import dev.harness4j.testkit.bench.ScriptedProvider;
+import dev.harness4j.testkit.model.Scenario;
+import dev.harness4j.testkit.model.ScriptedModelServer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The bench main job. Without {@code --provider} it needs no key and no network: it starts the
+ * embedded scripted model server with two scripted models, creates a sample repository, runs
+ * claude-code × opencode × aider × both models on a real task, prints the summary table and
+ * writes the HTML report. With {@code --provider} (configured in {@code
+ * <state-dir>/config/providers.json}) it runs the same matrix against real endpoints. See
+ * {@link BenchArgs#USAGE}.
+ *
+ * <pre>
+ * bash scripts/bench.sh
+ * bash scripts/bench.sh --provider anthropic --model claude-sonnet-4-5 --harness claude-code,aider \
+ *     --repo ~/src/app --branch main --prompt "Add input validation to the signup form"
+ * </pre>
+ *
+ * <p>Exit status: 0 when every run of the matrix ended {@code completed} or {@code no-op}, 1 when
+ * some did not, 2 for bad arguments or an invalid plan (nothing queued).
+ */
+public final class BenchMain {
+    /** The scripted models of the embedded default. */
+    public static final List<String> SCRIPTED_MODELS = List.of("scripted-a", "scripted-b");
+    /** The harnesses of the default matrix. */
+    public static final List<String> DEFAULT_HARNESSES = List.of("claude-code", "opencode", "aider");
+    /** The task of the embedded default. */
+    public static final String DEFAULT_PROMPT =
+            "Create a file named hello.txt at the root of the repository containing a one-line greeting.";
+
+    private BenchMain() {}
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(args, System.out, System.console() != null));
+    }
+
+    /** Runs the main job; returns the exit status. */
+    public static int run(String[] args, PrintStream out, boolean terminal) throws Exception {
+        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
+            out.print(BenchArgs.USAGE);
+            return 0;
+        }
+        BenchArgs a;
+        try {
+            a = BenchArgs.parse(args);
+        } catch (IllegalArgumentException e) {
+            out.println(e.getMessage());
+            return 2;
+        }
+        try {
+            return a.embedded() ? embedded(a, out, terminal) : real(a, out, terminal);
+        } catch (BenchPlanException e) {
+            out.println(e.getMessage());
+            return 2;
+        }
+    }
+
+    private static int embedded(BenchArgs a, PrintStream out, boolean terminal) throws Exception {
+        Path state = a.stateDir() != null ? a.stateDir() : Files.createTempDirectory("harness4j-bench-");
+        List<String> models = a.models().isEmpty() ? SCRIPTED_MODELS : a.models();
+        try (ScriptedModelServer server = ScriptedModelServer.start().requireKey(ScriptedProvider.KEY)) {
+            models.forEach(m -> server.script(m, scenario(m)));
+            out.println("embedded scripted model server on " + server.baseUrl() + " with models " + models);
+            Path repo = a.repo() != null ? a.repo() : sampleRepo(state.resolve("sample-repo"));
+            Bench bench = Bench.builder(state).providers(new ScriptedProvider(server)).concurrency(a.concurrency())
+                    .out(out, terminal).decorate(exec -> rescripting(exec, server)).build();
+            BenchPlan.Builder plan = bench.plan().provider(ScriptedProvider.NAME).models(models.toArray(String[]::new))
+                    .baseline(repo).ref(a.branch()).force(a.force())
+                    .harnesses((a.harnesses().isEmpty() ? DEFAULT_HARNESSES : a.harnesses()).toArray(String[]::new));
+            task(plan, a, DEFAULT_PROMPT);
+            return finish(bench.run(plan.build()));
+        }
+    }
+
+    private static int real(BenchArgs a, PrintStream out, boolean terminal) throws Exception {
+        Path state = a.stateDir() != null ? a.stateDir() : Path.of(System.getProperty("user.home"), ".harness4j");
+        ProviderResolver providers = Providers.fromStateDir(state);
+        Bench bench = Bench.builder(state).providers(providers).concurrency(a.concurrency()).out(out, terminal)
+                .pushBranches(a.push()).build();
+        BenchPlan.Builder plan = bench.plan().models(a.models().toArray(String[]::new)).ref(a.branch()).force(a.force())
+                .harnesses((a.harnesses().isEmpty() ? DEFAULT_HARNESSES : a.harnesses()).toArray(String[]::new));
+        a.providers().forEach(plan::provider);
+        if (a.repo() != null) {
+            plan.baseline(a.repo());
+        }
+        task(plan, a, null);
+        return finish(bench.run(plan.build()));
+    }
+
+    private static void task(BenchPlan.Builder plan, BenchArgs a, String fallback) throws IOException {
+        String prompt = a.promptFile() != null ? Files.readString(a.promptFile(), StandardCharsets.UTF_8) : a.prompt();
+        if (prompt == null) {
+            prompt = fallback;
+        }
+        if (prompt != null) {
+            plan.task(a.task() != null ? a.task() : "task", prompt);
+        }
+    }
+
+    private static int finish(Bench.Outcome outcome) {
+        List<String> dirs = outcome.summary().rows().stream().filter(r -> !isSuccess(r.outcome())).map(r -> r.dir()).toList();
+        return outcome.processed().failed() == 0 && outcome.processed().interrupted() == 0 && dirs.isEmpty() ? 0 : 1;
+    }
+
+    private static boolean isSuccess(String wire) {
+        return wire.equals("completed") || wire.equals("no-op");
+    }
+
+    /** The scripted task: write hello.txt (the tool call each harness understands), then say so. */
+    static Scenario scenario(String model) {
+        return Scenario.builder()
+                .writeFile("hello.txt", "Hello from " + model + "!\n").usage(1200, 80, 0, 0)
+                .say("Created hello.txt with a one-line greeting.").usage(1300, 25, 0, 0)
+                .build();
+    }
+
+    /**
+     * The server plays a model's script once; each run gets it afresh, and runs of one model never
+     * overlap (a lock per model), so any concurrency is safe.
+     */
+    private static QueueProcessor.Executor rescripting(QueueProcessor.Executor inner, ScriptedModelServer server) {
+        Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+        return new QueueProcessor.Executor() {
+            @Override
+            public HarnessResult run(String runId, RunSpec spec) throws Exception {
+                ReentrantLock lock = locks.computeIfAbsent(spec.model(), m -> new ReentrantLock());
+                lock.lockInterruptibly();
+                try {
+                    server.script(spec.model(), scenario(spec.model()));
+                    return inner.run(runId, spec);
+                } finally {
+                    lock.unlock();
+                }
+            }
+
+            @Override
+            public boolean bail(String runId) {
+                return inner.bail(runId);
+            }
+        };
+    }
+
+    /** A small git repository to work on: a README and a source file, one commit on {@code main}. */
+    static Path sampleRepo(Path dir) throws IOException, InterruptedException {
+        if (Files.exists(dir.resolve(".git"))) {
+            return dir;
+        }
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(dir.resolve("README.md"), "# sample\n\nA sample project for the harness4j bench.\n");
+        Files.writeString(dir.resolve("src/app.py"), "def main():\n    print('app')\n\n\nif __name__ == '__main__':\n    main()\n");
+        git(dir, "init", "-q", "-b", "main");
+        git(dir, "add", "-A");
+        git(dir, "-c", "user.name=harness4j", "-c", "user.email=bench@harness4j.dev", "commit", "-q", "-m", "sample project");
+        return dir;
+    }
+
+    private static void git(Path dir, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new java.util.ArrayList<>(List.of("git"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IOException("git " + String.join(" ", args) + " failed in " + dir + ": " + text);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.harness4j.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.claude.ClaudeCodeHarness;
+import dev.harness4j.core.RunRecord;
+import dev.harness4j.core.bench.Bench;
+import dev.harness4j.core.bench.BenchPlan;
+import dev.harness4j.testkit.Clis;
+import dev.harness4j.testkit.bench.BenchContext;
+import dev.harness4j.testkit.bench.BenchExtension;
+import dev.harness4j.testkit.bench.RunRecordAssert;
+import dev.harness4j.testkit.bench.ScriptedProvider;
+import dev.harness4j.testkit.model.Scenario;
+import java.nio.file.Files;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** How a user runs harnesses and benches from JUnit: the testkit's extension, real Claude Code, scripted models. */
+@ExtendWith(BenchExtension.class)
+class BenchJUnitExampleTest {
+
+    @BeforeEach
+    void needsClaudeCode() {
+        Clis.require(new ClaudeCodeHarness());
+    }
+
+    @Test
+    void oneRunWritesTheScriptedFile(BenchContext bench) {
+        bench.script("scripted-a", Scenario.builder()
+                .writeFile("hello.txt", "hello from the script\n").usage(100, 20, 0, 0)
+                .say("Created hello.txt.").build());
+
+        RunRecord record = bench.runner().run(RunSpec.builder("claude-code", ScriptedProvider.NAME)
+                .model("scripted-a").prompt("Create hello.txt").baseline(bench.sampleRepo()).build());
+
+        RunRecordAssert.assertThat(record).isCompleted().changedExactly("hello.txt")
+                .diffContains("+hello from the script").hasMeasuredTokens().servedTheRequestedModel().hasResultFiles();
+    }
+
+    @Test
+    void aBenchOfTwoModelsEndsWithTwoCompletedResultsAndAReport(BenchContext bench) throws Exception {
+        for (String model : new String[] {"scripted-a", "scripted-b"}) {
+            bench.script(model, BenchMain.scenario(model));
+        }
+        Bench b = bench.bench().build();
+        BenchPlan plan = b.plan().harnesses("claude-code").provider(ScriptedProvider.NAME)
+                .models("scripted-a", "scripted-b").task("hello", BenchMain.DEFAULT_PROMPT)
+                .baseline(bench.sampleRepo()).build();
+
+        Bench.Outcome outcome = b.run(plan);
+
+        RunRecordAssert.assertAllSucceeded(bench.summary(), 2);
+        assertThat(outcome.processed().done()).isEqualTo(2);
+        assertThat(Files.readString(outcome.report())).contains("claude-code / scripted-a", "claude-code / scripted-b");
+        assertThat(bench.stateDir().resolve("results/claude-code__scripted-b/diff.patch"))
+                .content().contains("+Hello from scripted-b!");
+    }
+}

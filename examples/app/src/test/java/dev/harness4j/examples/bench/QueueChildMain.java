@@ -1,0 +1,45 @@
+package dev.harness4j.examples.bench;
+
+import dev.harness4j.core.HarnessRegistry;
+import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.queue.QueueEntry;
+import dev.harness4j.core.queue.QueueProcessor;
+import dev.harness4j.core.queue.RunQueue;
+import dev.harness4j.testkit.bench.ScriptedProvider;
+import dev.harness4j.testkit.fake.FakeHarness;
+import dev.harness4j.testkit.model.Scenario;
+import dev.harness4j.testkit.model.ScriptedModelServer;
+import java.nio.file.Path;
+
+/**
+ * A child JVM that runs a state dir's queue through a real {@link HarnessRunner} with the fake
+ * harness: {@code QueueChildMain <stateDir> <concurrency> <model>...}. Prints {@code started
+ * <entryId> <runId>} per start and {@code summary ...} at the end.
+ */
+public final class QueueChildMain {
+    private QueueChildMain() {}
+
+    public static void main(String[] args) throws Exception {
+        Path state = Path.of(args[0]);
+        int concurrency = Integer.parseInt(args[1]);
+        try (ScriptedModelServer server = ScriptedModelServer.start()) {
+            for (int i = 2; i < args.length; i++) {
+                server.script(args[i], Scenario.empty());
+            }
+            RunQueue queue = RunQueue.builder().stateDir(state).build();
+            try (HarnessRunner runner = HarnessRunner.builder().stateDir(state)
+                    .registry(HarnessRegistry.builder().add(new FakeHarness()).build())
+                    .providers(new ScriptedProvider(server)).build();
+                    QueueProcessor p = QueueProcessor.builder(queue, QueueProcessor.Executor.of(runner))
+                            .concurrency(concurrency).listener(new QueueProcessor.Listener() {
+                                @Override
+                                public void started(QueueEntry entry) {
+                                    System.out.println("started " + entry.id() + " " + entry.runId());
+                                    System.out.flush();
+                                }
+                            }).build()) {
+                System.out.println("summary " + p.runAll());
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package dev.harness4j.examples.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.capture.ResultStore;
+import dev.harness4j.core.process.RunMarker;
+import dev.harness4j.core.queue.QueueEntry;
+import dev.harness4j.core.queue.RunQueue;
+import dev.harness4j.testkit.bench.ScriptedProvider;
+import dev.harness4j.testkit.fake.FakeHarness;
+import dev.harness4j.testkit.fake.FakeScript;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kill -9} of a JVM that runs a queue through the real runner mid-run: the next start
+ * finds every entry done exactly once, no process with a run marker left, no stale workspace.
+ */
+class QueueKillRecoveryTest {
+    private static final List<String> MODELS = List.of("m0", "m1", "m2");
+
+    @TempDir Path tmp;
+
+    private Process child(Path state) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), QueueChildMain.class.getName(), state.toString(), "2"));
+        cmd.addAll(MODELS);
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    @Test
+    void afterKillMinus9TheNextStartFinishesEveryEntryOnceAndLeavesNothingRunning() throws Exception {
+        Path repo = dev.harness4j.examples.BenchMainTesting.gitRepo(tmp.resolve("repo"));
+        Path state = tmp.resolve("state");
+        RunQueue queue = RunQueue.builder().stateDir(state).build();
+        List<RunSpec> specs = new ArrayList<>();
+        for (String m : MODELS) {
+            specs.add(FakeScript.builder().print("working").silence(Duration.ofSeconds(3)).writeFile(m + ".txt", m + "\n")
+                    .build().applyTo(RunSpec.builder(FakeHarness.ID, ScriptedProvider.NAME)).model(m)
+                    .prompt("write a file").baseline(repo).build());
+        }
+        List<QueueEntry> entries = queue.enqueue(specs);
+
+        Process first = child(state);
+        List<String> killedRuns = new ArrayList<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(first.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while (killedRuns.size() < 2 && (line = out.readLine()) != null) {
+                if (line.startsWith("started ")) {
+                    killedRuns.add(line.split(" ")[2]);
+                }
+            }
+            assertThat(killedRuns).hasSize(2);
+            for (String runId : killedRuns) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (RunMarker.find(runId).isEmpty() && System.nanoTime() < deadline) {
+                    Thread.sleep(20); // another JVM's child: nothing to wait on but /proc
+                }
+                assertThat(RunMarker.find(runId)).as("the harness of " + runId + " runs").isNotEmpty();
+            }
+            first.destroyForcibly(); // SIGKILL
+            assertThat(first.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+        for (String runId : killedRuns) {
+            assertThat(RunMarker.find(runId)).as("survivor of " + runId + " after the kill").isNotEmpty();
+            assertThat(state.resolve("runs").resolve(runId)).exists();
+        }
+
+        Process second = child(state);
+        assertThat(second.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        String out = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(second.exitValue()).as(out).isZero();
+
+        List<QueueEntry> after = queue.entries();
+        assertThat(after).hasSize(3).allSatisfy(e -> assertThat(e.state()).as(e.id()).isEqualTo(QueueEntry.State.DONE));
+        assertThat(after.stream().mapToInt(QueueEntry::attempts).sum()).as("two crashed attempts + three that finished").isEqualTo(5);
+        ObjectMapper json = new ObjectMapper();
+        for (QueueEntry e : after) {
+            Path dir = state.resolve("results").resolve(ResultStore.combo(FakeHarness.ID, e.spec().model()));
+            JsonNode meta = json.readTree(dir.resolve("meta.json").toFile());
+            assertThat(meta.path("run_id").asText()).as("the result is the last attempt's").isEqualTo(e.runId());
+            assertThat(meta.path("outcome").asText()).isEqualTo("completed");
+            assertThat(Files.readString(dir.resolve("diff.patch"))).contains("+" + e.spec().model());
+            assertThat(killedRuns).doesNotContain(e.runId());
+        }
+        for (String runId : killedRuns) {
+            assertThat(RunMarker.find(runId)).as("survivor of " + runId + " after recovery").isEmpty();
+        }
+        try (var left = Files.list(state.resolve("runs"))) {
+            assertThat(left).as("stale workspaces").isEmpty();
+        }
+        assertThat(entries).hasSize(3);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.harness4j.testkit.bench;
+
+import dev.harness4j.api.ApiStyle;
+import dev.harness4j.api.AuthScheme;
+import dev.harness4j.api.ProviderNotResolvableException;
+import dev.harness4j.api.ProviderResolver;
+import dev.harness4j.api.ResolvedProvider;
+import dev.harness4j.api.Secret;
+import dev.harness4j.testkit.model.ScriptedModelServer;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Resolves the provider {@value #NAME} to a running {@link ScriptedModelServer}: both API styles,
+ * a fixed test key, and any model the server has a script for (no default model). Immutable.
+ *
+ * <pre>{@code
+ * ScriptedModelServer server = ScriptedModelServer.start().requireKey(ScriptedProvider.KEY);
+ * HarnessRunner runner = HarnessRunner.builder().providers(new ScriptedProvider(server)).build();
+ * }</pre>
+ */
+public final class ScriptedProvider implements ProviderResolver {
+    /** The provider name: {@value}. */
+    public static final String NAME = "scripted";
+    /** The key sent to the server (not a real secret, but handled as one). */
+    public static final String KEY = "sk-harness4j-scripted";
+
+    private final ScriptedModelServer server;
+
+    public ScriptedProvider(ScriptedModelServer server) {
+        this.server = Objects.requireNonNull(server, "server");
+    }
+
+    @Override
+    public Optional<ResolvedProvider> resolve(String provider, String requestedModel) {
+        if (!NAME.equals(provider)) {
+            return Optional.empty();
+        }
+        if (requestedModel == null) {
+            throw new ProviderNotResolvableException(provider, "the scripted provider has no default model: request one of "
+                    + server.models() + " (--model), or script another with server.script(..)");
+        }
+        if (!server.models().contains(requestedModel)) {
+            throw new ProviderNotResolvableException(provider, "the scripted server has no script for model '"
+                    + requestedModel + "'; scripted models: " + server.models()
+                    + " (call server.script(\"" + requestedModel + "\", scenario) first)");
+        }
+        return Optional.of(new ResolvedProvider(NAME, EnumSet.of(ApiStyle.ANTHROPIC, ApiStyle.OPENAI), server.baseUrl(),
+                Secret.of(KEY), AuthScheme.API_KEY, requestedModel));
+    }
+
+    @Override
+    public Set<String> providerNames() {
+        return Set.of(NAME);
+    }
+}

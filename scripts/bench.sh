@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The bench main job, on a fresh machine, no API key needed:
+#   1. installs the pinned harness CLIs into ~/.cache/harness4j/tools (idempotent)
+#   2. builds examples/app and what it needs (mvn package; nothing is installed into ~/.m2)
+#   3. runs dev.harness4j.examples.BenchMain with the arguments given here
+# Without --provider: claude-code x opencode x aider x two scripted models on the embedded
+# scripted model server, on a sample repository; prints the summary and the report's path.
+#   bash scripts/bench.sh --help          for the arguments (--harness, --model, --provider, ...)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-clis.sh
+echo "[bench] building examples/app (mvn package, tests skipped)" >&2
+mvn -B -q ${HARNESS4J_MVN_ARGS:-} -DskipTests -pl examples/app -am package dependency:build-classpath \
+  -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=runtime >&2
+exec java -cp "examples/app/target/classes:$(cat examples/app/target/bench.classpath)" \
+  dev.harness4j.examples.BenchMain "$@"
