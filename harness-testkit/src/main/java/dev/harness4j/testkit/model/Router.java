@@ -49,6 +49,24 @@ final class Router implements HttpHandler {
         RecordedRequest.Kind kind = RecordedRequest.Kind.OTHER;
         Step step;
         int status = -1;
+        private Runnable recorder = () -> {};
+        private boolean recorded;
+
+        /**
+         * Records the request with its status just before the response starts, so a client
+         * that got its answer always finds the request in {@code requests()}.
+         */
+        synchronized void responding(int httpStatus) {
+            status = httpStatus;
+            recordOnce();
+        }
+
+        synchronized void recordOnce() {
+            if (!recorded) {
+                recorded = true;
+                recorder.run();
+            }
+        }
     }
 
     @Override
@@ -64,11 +82,12 @@ final class Router implements HttpHandler {
         String body = new String(raw, StandardCharsets.UTF_8);
         Rec rec = new Rec();
         Headers h = ex.getRequestHeaders();
+        rec.recorder = () -> server.record(new RecordedRequest(at, method, path, query, rec.protocol, rec.model,
+                rec.stream, rec.tools, authHeaders(h), rec.kind, rec.step, rec.status, body));
         try {
             route(ex, method, normalise(path), body, rec, presentedKey(h));
         } finally {
-            server.record(new RecordedRequest(at, method, path, query, rec.protocol, rec.model, rec.stream, rec.tools,
-                    authHeaders(h), rec.kind, rec.step, rec.status, body));
+            rec.recordOnce(); // requests that never got an answer (stalls, drops before headers)
             log.debug("{} {} protocol={} model={} kind={} status={}", method, path, rec.protocol, rec.model,
                     rec.kind, rec.status);
         }
@@ -209,8 +228,8 @@ final class Router implements HttpHandler {
 
     static void send(HttpExchange ex, int status, String contentType, byte[] body, Rec rec) throws IOException {
         ex.getResponseHeaders().set("content-type", contentType);
+        rec.responding(status);
         ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        rec.status = status;
         if (body.length > 0) {
             ex.getResponseBody().write(body);
         }

@@ -294,8 +294,8 @@ public final class ScriptedModelServer implements AutoCloseable {
             List<SseEvent> events = p.events(req, reply);
             ex.getResponseHeaders().set("content-type", "text/event-stream; charset=utf-8");
             ex.getResponseHeaders().set("cache-control", "no-cache");
+            rec.responding(200);
             ex.sendResponseHeaders(200, 0);
-            rec.status = 200;
             OutputStream os = ex.getResponseBody();
             int limit = drop ? Math.max(1, events.size() / 2) : events.size();
             for (int i = 0; i < limit; i++) {
@@ -310,8 +310,8 @@ public final class ScriptedModelServer implements AutoCloseable {
             byte[] bytes = p.response(req, reply).toString().getBytes(StandardCharsets.UTF_8);
             if (drop) {
                 ex.getResponseHeaders().set("content-type", "application/json");
+                rec.responding(200);
                 ex.sendResponseHeaders(200, bytes.length);
-                rec.status = 200;
                 ex.getResponseBody().write(bytes, 0, bytes.length / 2);
                 ex.getResponseBody().flush();
                 throw new Router.ConnectionDropped();
