@@ -15,6 +15,9 @@ import java.util.Locale;
  * is the public face.
  */
 final class ClaudeInvocations {
+    /** The key a keyless provider gets, since the CLI will not start without one. */
+    static final String NO_KEY_PLACEHOLDER = "harness4j-no-key";
+
     /** The config dir below the run's scratch dir that replaces {@code ~/.claude} and {@code ~/.claude.json}. */
     static final String CONFIG_DIR_NAME = "claude-config";
 
@@ -91,9 +94,14 @@ final class ClaudeInvocations {
             b.env("IS_SANDBOX", "1");
         }
         b.env("ANTHROPIC_BASE_URL", provider.rootUrl());
-        provider.secretValue().ifPresent(secret -> b.secretEnv(
-                provider.auth() == AuthScheme.BEARER ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY",
-                secret.reveal()));
+        String keyVariable = provider.auth() == AuthScheme.BEARER ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY";
+        if (provider.secretValue().isPresent()) {
+            b.secretEnv(keyVariable, provider.secret().reveal());
+        } else {
+            // a keyless endpoint (a local gateway, the scripted server): the CLI refuses to run
+            // without some credential ("Not logged in"), so it gets a placeholder that is no secret
+            b.env(keyVariable, NO_KEY_PLACEHOLDER);
+        }
         if (isCustomEndpoint(provider.baseUrl())) {
             String model = context.model();
             for (String name : new String[] {"ANTHROPIC_MODEL", "ANTHROPIC_DEFAULT_OPUS_MODEL",

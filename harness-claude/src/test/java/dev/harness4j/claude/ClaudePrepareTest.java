@@ -83,6 +83,18 @@ class ClaudePrepareTest {
     }
 
     @Test
+    void aKeylessProviderGetsAPlaceholderKeyThatIsNotMarkedSecret() {
+        ResolvedProvider keyless = new ResolvedProvider("local", java.util.EnumSet.of(dev.harness4j.api.ApiStyle.ANTHROPIC),
+                java.net.URI.create("http://127.0.0.1:9"), null, dev.harness4j.api.AuthScheme.API_KEY, "m");
+
+        Invocation inv = harness.prepare(context(keyless).build());
+
+        assertThat(inv.environment()).containsEntry("ANTHROPIC_API_KEY", ClaudeInvocations.NO_KEY_PLACEHOLDER);
+        assertThat(inv.secretEnvironment()).doesNotContain("ANTHROPIC_API_KEY");
+        assertThat(inv.secretValues()).isEmpty();
+    }
+
+    @Test
     void setsIsSandboxOnlyWhenRunningAsRoot() {
         assertThat(harness.prepare(context(scripted("m")).runningAsRoot(true).build()).environment())
                 .containsEntry("IS_SANDBOX", "1");
@@ -120,17 +132,6 @@ class ClaudePrepareTest {
                 .containsEntry("ANTHROPIC_BASE_URL", "http://127.0.0.1:4000")
                 .doesNotContainKey("ANTHROPIC_API_KEY");
         assertThat(inv.secretEnvironment()).containsExactly("ANTHROPIC_AUTH_TOKEN");
-    }
-
-    @Test
-    void setsNoKeyWhenTheEndpointNeedsNone() {
-        ResolvedProvider open = new ResolvedProvider("local", EnumSet.of(ApiStyle.ANTHROPIC),
-                URI.create("http://127.0.0.1:1"), null, AuthScheme.API_KEY, "m");
-
-        Invocation inv = harness.prepare(context(open).build());
-
-        assertThat(inv.environment()).doesNotContainKeys("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN");
-        assertThat(inv.secretValues()).isEmpty();
     }
 
     @Test
