@@ -15,6 +15,18 @@ import org.junit.jupiter.api.io.TempDir;
 class EmbeddingExampleTest {
 
     @Test
+    void theReadmeSnippetIsTheCompilingCode() throws Exception {
+        Path root = Path.of("").toAbsolutePath().getParent().getParent(); // examples/app -> repo root
+        String source = Files.readString(Path.of("src/main/java/dev/harness4j/examples/EmbeddingExample.java"));
+        String snippet = source.substring(source.indexOf("// README: embedding\n") + "// README: embedding\n".length(),
+                source.indexOf("        // README: end"));
+        String unindented = snippet.lines().map(l -> l.length() >= 8 ? l.substring(8) : l.strip())
+                .collect(java.util.stream.Collectors.joining("\n"));
+
+        assertThat(Files.readString(root.resolve("README.md"))).contains(unindented);
+    }
+
+    @Test
     void theThirdPartyAdapterRunsThroughTheSameRunner(@TempDir Path dir) throws Exception {
         Path repo = EmbeddingExample.sampleRepo(dir.resolve("repo"));
 
