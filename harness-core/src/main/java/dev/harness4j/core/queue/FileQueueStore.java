@@ -41,6 +41,12 @@ import org.slf4j.LoggerFactory;
  * {@link ReentrantLock}s that mirrors the JVM-wide nature of the OS lock (the one static state
  * here, on purpose).
  *
+ * <p>Lock files are never deleted, not even by {@link #remove}: a process blocked on a lock
+ * holds the file's inode, so if the holder unlinked the file, the waiter would get a lock on the
+ * unlinked inode while a third process created a new file and locked that one too, and both
+ * would believe they own the entry. An empty {@code <entryId>.lock} per removed entry is the
+ * price; delete them only offline, when no process uses the directory.
+ *
  * <pre>{@code
  * QueueStore store = new FileQueueStore(stateDir.resolve("queue"));
  * }</pre>
@@ -140,15 +146,11 @@ public final class FileQueueStore implements QueueStore {
     public boolean remove(String id) {
         return withLock(id, () -> {
             try {
+                // the lock file stays (see the class doc): unlinking it under the lock would let a
+                // process blocked on the old inode and one creating a new file both "hold" the lock
                 return Files.deleteIfExists(file(id));
             } catch (IOException e) {
                 throw new HarnessException("cannot remove queue entry " + file(id) + ": " + e.getMessage(), e);
-            } finally {
-                try {
-                    Files.deleteIfExists(lockFile(id));
-                } catch (IOException e) {
-                    log.debug("lock file {} stays: {}", lockFile(id), e.toString());
-                }
             }
         });
     }
