@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a {@link RunQueue}'s entries: sequentially by default, or several at once under caps per
- * harness and per provider (counted over every process sharing the queue); with a pause between
+ * harness and per provider; with a pause between
  * runs that a stop cuts short at once; no run of a rate-limited provider before its reset time;
  * and a graceful stop that lets running entries finish or bails them.
  *
@@ -37,6 +37,14 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #runAll()} first {@linkplain RunQueue#recover() recovers} what a crashed process left
  * running (unless turned off). The executor must run the spec under the run id it is given
  * (the run marker and the workspace {@code <stateDir>/runs/<runId>} are what recovery cleans).
+ *
+ * <p><b>Caps are exact within one processor and best-effort across processes.</b> Before it
+ * claims, a processor counts the {@code running} entries of every process sharing the queue, so
+ * the others' runs count against its caps; but the count and the claim are not one atomic step,
+ * so processes claiming at the same moment may each take the same free slots: a cap may then be
+ * exceeded (at worst by the cap again per other process) until those runs end. (Entries left {@code running}
+ * by a dead process count until {@link RunQueue#recover()} re-queues them.) For a hard limit
+ * against a provider, run its entries from one processor.
  */
 public final class QueueProcessor implements AutoCloseable {
     /** How often the processor looks at the queue when nothing signals a change: 500 ms. */
@@ -389,13 +397,19 @@ public final class QueueProcessor implements AutoCloseable {
             return this;
         }
 
-        /** At most {@code cap} runs of this harness at once, over every process sharing the queue. */
+        /**
+         * At most {@code cap} runs of this harness at once: exact in this processor, best-effort over
+         * every process sharing the queue (see the class doc).
+         */
         public Builder harnessCap(String harness, int cap) {
             harnessCaps.put(Objects.requireNonNull(harness, "harness"), requireCap(cap));
             return this;
         }
 
-        /** At most {@code cap} runs against this provider at once, over every process sharing the queue. */
+        /**
+         * At most {@code cap} runs against this provider at once: exact in this processor,
+         * best-effort over every process sharing the queue (see the class doc).
+         */
         public Builder providerCap(String provider, int cap) {
             providerCaps.put(Objects.requireNonNull(provider, "provider"), requireCap(cap));
             return this;
