@@ -54,6 +54,21 @@ class FileQueueStoreTest {
     }
 
     @Test
+    void writesLeaveOnlyTheDocumentAndItsLockFileBehind() throws Exception {
+        FileQueueStore store = new FileQueueStore(dir);
+        QueueEntry e = QueueEntry.queued("q-1", QueueTesting.fullSpec(), Instant.now());
+        store.add(e);
+        for (int i = 0; i < 5; i++) {
+            store.update("q-1", cur -> cur.requeued(null, "transient", "again", Instant.now()));
+        }
+
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("q-1.json", "q-1.lock");
+        }
+        assertThat(Files.readString(dir.resolve("q-1.json"))).startsWith("{\n  \"").contains("\"id\" : \"q-1\"");
+    }
+
+    @Test
     void addingAnExistingIdFails() {
         FileQueueStore store = new FileQueueStore(dir);
         QueueEntry e = QueueEntry.queued("q-1", QueueTesting.spec("aider", "p", "m"), Instant.now());
