@@ -3,17 +3,17 @@ package dev.harness4j.core.queue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.HarnessException;
+import dev.harness4j.core.Json;
+import dev.harness4j.core.capture.AtomicFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +21,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -31,7 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The embedded queue store: one JSON document per entry, {@code <dir>/<entryId>.json}, written
- * atomically (temp file + rename), so a reader sees a whole old or a whole new entry.
+ * atomically ({@link AtomicFiles}: temp file + rename), so a reader sees a whole old or a whole
+ * new entry.
  *
  * <p>{@link #update} holds an exclusive OS file lock on {@code <entryId>.lock} around its
  * read-modify-write, so threads and processes sharing the directory never interleave on one
@@ -40,6 +40,12 @@ import org.slf4j.LoggerFactory;
  * inside one JVM the lock file is only touched under a JVM-wide striped lock: a fixed table of
  * {@link ReentrantLock}s that mirrors the JVM-wide nature of the OS lock (the one static state
  * here, on purpose).
+ *
+ * <p>Lock files are never deleted, not even by {@link #remove}: a process blocked on a lock
+ * holds the file's inode, so if the holder unlinked the file, the waiter would get a lock on the
+ * unlinked inode while a third process created a new file and locked that one too, and both
+ * would believe they own the entry. An empty {@code <entryId>.lock} per removed entry is the
+ * price; delete them only offline, when no process uses the directory.
  *
  * <pre>{@code
  * QueueStore store = new FileQueueStore(stateDir.resolve("queue"));
@@ -60,7 +66,7 @@ public final class FileQueueStore implements QueueStore {
 
     private final Path dir;
     private final Duration lockTimeout;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json = Json.mapper();
 
     /** A store in {@code dir} (created when missing) with {@link #DEFAULT_LOCK_TIMEOUT}. */
     public FileQueueStore(Path dir) {
@@ -140,15 +146,11 @@ public final class FileQueueStore implements QueueStore {
     public boolean remove(String id) {
         return withLock(id, () -> {
             try {
+                // the lock file stays (see the class doc): unlinking it under the lock would let a
+                // process blocked on the old inode and one creating a new file both "hold" the lock
                 return Files.deleteIfExists(file(id));
             } catch (IOException e) {
                 throw new HarnessException("cannot remove queue entry " + file(id) + ": " + e.getMessage(), e);
-            } finally {
-                try {
-                    Files.deleteIfExists(lockFile(id));
-                } catch (IOException e) {
-                    log.debug("lock file {} stays: {}", lockFile(id), e.toString());
-                }
             }
         });
     }
@@ -175,22 +177,12 @@ public final class FileQueueStore implements QueueStore {
 
     private void write(QueueEntry entry) {
         Path target = file(entry.id());
-        Path tmp = dir.resolve("." + entry.id() + "." + UUID.randomUUID() + ".tmp");
         try {
-            Files.write(tmp, json.writerWithDefaultPrettyPrinter().writeValueAsBytes(QueueEntryJson.toJson(entry)));
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            byte[] doc = json.writerWithDefaultPrettyPrinter().writeValueAsBytes(QueueEntryJson.toJson(entry));
+            AtomicFiles.write(target, out -> out.write(doc));
         } catch (IOException e) {
-            throw new HarnessException("cannot write queue entry " + target + ": " + e.getMessage(), e);
-        } finally {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException e) {
-                log.debug("temp file {} stays: {}", tmp, e.toString());
-            }
+            throw new HarnessException("cannot write queue entry " + target + ": " + e.getMessage()
+                    + " (check the state dir's permissions and free space)", e);
         }
     }
 

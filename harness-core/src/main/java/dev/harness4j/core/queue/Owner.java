@@ -63,7 +63,11 @@ public record Owner(long pid, Long startTicks, Instant startedAt, String host) {
         return false;
     }
 
-    /** The start time of a process in clock ticks since boot, from {@code /proc/<pid>/stat}. */
+    /**
+     * The start time of a process in clock ticks since boot, from {@code /proc/<pid>/stat}.
+     * ({@code dev.harness4j.core.process.ProcTable#startTime} reads the same field but is
+     * package-private there; use it once it is opened up.)
+     */
     static Optional<Long> startTicks(long pid) {
         Path stat = Path.of("/proc", Long.toString(pid), "stat");
         try {

@@ -1,7 +1,6 @@
 package dev.harness4j.core.queue;
 
 import dev.harness4j.api.HarnessResult;
-import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.HarnessRunner;
 import java.time.Clock;
@@ -23,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a {@link RunQueue}'s entries: sequentially by default, or several at once under caps per
- * harness and per provider (counted over every process sharing the queue); with a pause between
+ * harness and per provider; with a pause between
  * runs that a stop cuts short at once; no run of a rate-limited provider before its reset time;
  * and a graceful stop that lets running entries finish or bails them.
  *
@@ -37,6 +36,14 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #runAll()} first {@linkplain RunQueue#recover() recovers} what a crashed process left
  * running (unless turned off). The executor must run the spec under the run id it is given
  * (the run marker and the workspace {@code <stateDir>/runs/<runId>} are what recovery cleans).
+ *
+ * <p><b>Caps are exact within one processor and best-effort across processes.</b> Before it
+ * claims, a processor counts the {@code running} entries of every process sharing the queue, so
+ * the others' runs count against its caps; but the count and the claim are not one atomic step,
+ * so processes claiming at the same moment may each take the same free slots: a cap may then be
+ * exceeded (at worst by the cap again per other process) until those runs end. (Entries left {@code running}
+ * by a dead process count until {@link RunQueue#recover()} re-queues them.) For a hard limit
+ * against a provider, run its entries from one processor.
  */
 public final class QueueProcessor implements AutoCloseable {
     /** How often the processor looks at the queue when nothing signals a change: 500 ms. */
@@ -107,8 +114,7 @@ public final class QueueProcessor implements AutoCloseable {
     private final RunQueue queue;
     private final Executor executor;
     private final int concurrency;
-    private final Map<String, Integer> harnessCaps;
-    private final Map<String, Integer> providerCaps;
+    private final Scheduler scheduler;
     private final Duration pause;
     private final Duration pollInterval;
     private final Listener listener;
@@ -119,11 +125,7 @@ public final class QueueProcessor implements AutoCloseable {
     private final Condition changed = lock.newCondition();
     private final Map<String, QueueEntry> active = new LinkedHashMap<>(); // runId -> attempt
     private final ExecutorService workers;
-    private final AtomicInteger started = new AtomicInteger();
-    private final AtomicInteger done = new AtomicInteger();
-    private final AtomicInteger failed = new AtomicInteger();
-    private final AtomicInteger retried = new AtomicInteger();
-    private final AtomicInteger interrupted = new AtomicInteger();
+    private final Tally tally = new Tally();
     private StopMode stop;
     private Instant nextStartAt = Instant.MIN;
     private boolean closed;
@@ -132,8 +134,7 @@ public final class QueueProcessor implements AutoCloseable {
         this.queue = b.queue;
         this.executor = b.executor;
         this.concurrency = b.concurrency;
-        this.harnessCaps = Map.copyOf(b.harnessCaps);
-        this.providerCaps = Map.copyOf(b.providerCaps);
+        this.scheduler = new Scheduler(queue, b.harnessCaps, b.providerCaps);
         this.pause = b.pause;
         this.pollInterval = b.pollInterval;
         this.listener = b.listener;
@@ -170,17 +171,18 @@ public final class QueueProcessor implements AutoCloseable {
                         }
                         changed.await(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
                     }
-                    return summary(true);
+                    return tally.summary(true);
                 }
                 Instant now = clock.instant();
                 List<QueueEntry> entries = queue.entries();
                 Instant wakeAt = now.plus(pollInterval);
                 boolean anyQueued = entries.stream().anyMatch(e -> e.state() == QueueEntry.State.QUEUED);
                 if (!anyQueued && active.isEmpty()) {
-                    return summary(false);
+                    return tally.summary(false);
                 }
                 if (active.size() < concurrency && !now.isBefore(nextStartAt)) {
-                    wakeAt = startWhatFits(entries, now, wakeAt);
+                    wakeAt = scheduler.startWhatFits(entries, now, wakeAt,
+                            () -> active.size() >= concurrency || stop != null, this::launch);
                 } else if (now.isBefore(nextStartAt) && nextStartAt.isBefore(wakeAt)) {
                     wakeAt = nextStartAt;
                 }
@@ -192,57 +194,9 @@ public final class QueueProcessor implements AutoCloseable {
         }
     }
 
-    /** Claims and starts due entries while slots and caps allow; returns when to look again. */
-    private Instant startWhatFits(List<QueueEntry> entries, Instant now, Instant wakeAt) {
-        Map<String, Integer> byHarness = new HashMap<>();
-        Map<String, Integer> byProvider = new HashMap<>();
-        Map<String, Instant> providerPausedUntil = new HashMap<>();
-        for (QueueEntry e : entries) {
-            if (e.state() == QueueEntry.State.RUNNING) {
-                byHarness.merge(e.spec().harness(), 1, Integer::sum);
-                byProvider.merge(e.spec().provider(), 1, Integer::sum);
-            }
-            if (e.state() == QueueEntry.State.QUEUED && Outcome.RATE_LIMITED.wireName().equals(e.lastOutcome())
-                    && e.notBefore() != null && e.notBefore().isAfter(now)) {
-                providerPausedUntil.merge(e.spec().provider(), e.notBefore(), (a, b) -> a.isAfter(b) ? a : b);
-            }
-        }
-        for (QueueEntry e : entries) {
-            if (active.size() >= concurrency || stop != null) {
-                break;
-            }
-            if (e.state() != QueueEntry.State.QUEUED) {
-                continue;
-            }
-            if (!e.isDue(now)) {
-                wakeAt = earlier(wakeAt, e.notBefore());
-                continue;
-            }
-            String h = e.spec().harness();
-            String p = e.spec().provider();
-            Instant paused = providerPausedUntil.get(p);
-            if (paused != null) {
-                wakeAt = earlier(wakeAt, paused);
-                continue;
-            }
-            if (byHarness.getOrDefault(h, 0) >= harnessCaps.getOrDefault(h, Integer.MAX_VALUE)
-                    || byProvider.getOrDefault(p, 0) >= providerCaps.getOrDefault(p, Integer.MAX_VALUE)) {
-                continue;
-            }
-            var claimed = queue.claim(e.id());
-            if (claimed.isEmpty()) {
-                continue; // another process won it, or it changed under us
-            }
-            byHarness.merge(h, 1, Integer::sum);
-            byProvider.merge(p, 1, Integer::sum);
-            launch(claimed.get());
-        }
-        return wakeAt;
-    }
-
     private void launch(QueueEntry attempt) {
         active.put(attempt.runId(), attempt);
-        started.incrementAndGet();
+        tally.started();
         safe(() -> listener.started(attempt));
         workers.execute(() -> work(attempt));
     }
@@ -264,7 +218,7 @@ public final class QueueProcessor implements AutoCloseable {
             }
         } finally {
             if (after != null) {
-                count(after);
+                tally.ended(after);
                 QueueEntry a = after;
                 HarnessResult r = result;
                 safe(() -> listener.finished(a, r));
@@ -277,16 +231,6 @@ public final class QueueProcessor implements AutoCloseable {
             } finally {
                 lock.unlock();
             }
-        }
-    }
-
-    private void count(QueueEntry after) {
-        switch (after.state()) {
-            case DONE -> done.incrementAndGet();
-            case FAILED -> failed.incrementAndGet();
-            case QUEUED -> retried.incrementAndGet();
-            case INTERRUPTED -> interrupted.incrementAndGet();
-            default -> { }
         }
     }
 
@@ -346,14 +290,6 @@ public final class QueueProcessor implements AutoCloseable {
         }
     }
 
-    private Summary summary(boolean stopped) {
-        return new Summary(started.get(), done.get(), failed.get(), retried.get(), interrupted.get(), stopped);
-    }
-
-    private static Instant earlier(Instant a, Instant b) {
-        return b != null && b.isBefore(a) ? b : a;
-    }
-
     private static void safe(Runnable r) {
         try {
             r.run();
@@ -389,13 +325,19 @@ public final class QueueProcessor implements AutoCloseable {
             return this;
         }
 
-        /** At most {@code cap} runs of this harness at once, over every process sharing the queue. */
+        /**
+         * At most {@code cap} runs of this harness at once: exact in this processor, best-effort over
+         * every process sharing the queue (see the class doc).
+         */
         public Builder harnessCap(String harness, int cap) {
             harnessCaps.put(Objects.requireNonNull(harness, "harness"), requireCap(cap));
             return this;
         }
 
-        /** At most {@code cap} runs against this provider at once, over every process sharing the queue. */
+        /**
+         * At most {@code cap} runs against this provider at once: exact in this processor,
+         * best-effort over every process sharing the queue (see the class doc).
+         */
         public Builder providerCap(String provider, int cap) {
             providerCaps.put(Objects.requireNonNull(provider, "provider"), requireCap(cap));
             return this;

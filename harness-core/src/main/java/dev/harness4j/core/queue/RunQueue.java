@@ -4,12 +4,11 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.process.RunMarker;
+import dev.harness4j.api.Isolation;
+import dev.harness4j.core.workspace.SafeDelete;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +20,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +41,9 @@ public final class RunQueue {
     /** How long recovery gives a survivor of a dead owner between SIGTERM and SIGKILL: 5 s. */
     public static final Duration DEFAULT_KILL_GRACE = Duration.ofSeconds(5);
 
+    /** How long recovery waits for {@code git worktree prune} in a dead worktree run's baseline: 60 s. */
+    public static final Duration DEFAULT_GIT_TIMEOUT = Duration.ofSeconds(60);
+
     /** The {@code last_outcome} recorded for an attempt whose process died. */
     public static final String CRASHED = "crashed";
 
@@ -53,6 +56,7 @@ public final class RunQueue {
     private final RetryPolicy retry;
     private final SurvivorKiller killer;
     private final Duration killGrace;
+    private final Duration gitTimeout;
     private final Clock clock;
     private final Owner self;
     private final SecureRandom random = new SecureRandom();
@@ -84,6 +88,7 @@ public final class RunQueue {
         this.retry = b.retry;
         this.killer = b.killer;
         this.killGrace = b.killGrace;
+        this.gitTimeout = b.gitTimeout;
         this.clock = b.clock;
         this.self = b.owner != null ? b.owner : Owner.current();
     }
@@ -196,7 +201,8 @@ public final class RunQueue {
     /**
      * Crash recovery, to call at start: for every entry left {@code running} by a process that is
      * dead (pid gone, or reused by another process), kills any survivor carrying its run marker,
-     * removes its workspace {@code <stateDir>/runs/<runId>}, and queues it again (its attempt
+     * removes its workspace {@code <stateDir>/runs/<runId>} (and, in worktree mode, its
+     * registration in the baseline), and queues it again (its attempt
      * counted; {@code failed} when none is left). {@code interrupted} entries are queued again
      * too. Entries of live owners, or owners on other hosts, are left alone.
      */
@@ -217,7 +223,7 @@ public final class RunQueue {
                 continue;
             }
             killed += killer.killAll(e.runId(), killGrace);
-            if (removeWorkspace(e.runId())) {
+            if (removeWorkspace(e)) {
                 removed++;
             }
             Instant now = clock.instant();
@@ -242,56 +248,58 @@ public final class RunQueue {
     /**
      * Removes what a run left under {@code <stateDir>/runs}: its directory {@code <runId>} and
      * files next to it named {@code <runId>.*} (the runner's {@code <runId>.events.jsonl}), each
-     * only if it really resolves below {@code runs} (symlinks are deleted, never followed).
+     * through {@link SafeDelete} (only below {@code runs}, symlinks deleted, never followed,
+     * read-only directories made writable). For a {@link Isolation#WORKTREE} run it then prunes
+     * the baseline's registration of the worktree ({@code git worktree prune}), since the dead
+     * process never ran {@code git worktree remove}.
      */
-    private boolean removeWorkspace(String runId) {
+    private boolean removeWorkspace(QueueEntry entry) {
+        String runId = entry.runId();
         if (stateDir == null || runId == null || !runId.matches("[A-Za-z0-9._-]+")) {
             return false;
         }
         Path runs = stateDir.resolve("runs");
-        if (!Files.isDirectory(runs)) {
-            return false;
-        }
         boolean removed = false;
-        try (var entries = Files.newDirectoryStream(runs, p -> {
-            String n = p.getFileName().toString();
-            return n.equals(runId) || n.startsWith(runId + ".");
-        })) {
-            Path realRuns = runs.toRealPath();
-            for (Path p : entries) {
-                if (Files.isSymbolicLink(p)) {
-                    Files.delete(p);
-                } else if (p.toRealPath().getParent().equals(realRuns)) {
-                    deleteTree(p);
-                } else {
-                    log.warn("not removing {}: it does not resolve below {}", p, runs);
-                    continue;
+        if (Files.isDirectory(runs)) {
+            try (var entries = Files.newDirectoryStream(runs, p -> {
+                String n = p.getFileName().toString();
+                return n.equals(runId) || n.startsWith(runId + ".");
+            })) {
+                for (Path p : entries) {
+                    SafeDelete.deleteBelow(runs, p);
+                    removed = true;
                 }
-                removed = true;
+            } catch (IOException | RuntimeException e) {
+                log.warn("cannot remove the stale workspace of run {} under {}: {}", runId, runs, e.toString());
             }
-        } catch (IOException e) {
-            log.warn("cannot remove the stale workspace of run {} under {}: {}", runId, runs, e.toString());
+        }
+        if (entry.spec().isolation() == Isolation.WORKTREE) {
+            pruneWorktrees(entry.spec().baseline());
         }
         return removed;
     }
 
-    static void deleteTree(Path root) throws IOException {
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file); // symlinks are deleted, never followed
-                return FileVisitResult.CONTINUE;
+    /** {@code git worktree prune} in the baseline: drops registrations whose directory is gone. */
+    private void pruneWorktrees(Path baseline) {
+        try {
+            // output discarded: reading it could block past the timeout; the exit code is enough to warn
+            Process git = new ProcessBuilder("git", "-C", baseline.toString(), "worktree", "prune")
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            if (!git.waitFor(gitTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                git.destroyForcibly();
+                log.warn("git worktree prune in {} did not end within {} s; stale worktree registrations may stay",
+                        baseline, gitTimeout.toSeconds());
+            } else if (git.exitValue() != 0) {
+                log.warn("git worktree prune in {} exited {}; run it there by hand to drop stale worktree registrations",
+                        baseline, git.exitValue());
             }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-                if (exc != null) {
-                    throw exc;
-                }
-                Files.delete(dir);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        } catch (IOException e) {
+            log.warn("cannot run git worktree prune in {}: {}", baseline, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            log.warn("interrupted while pruning the worktrees of {}", baseline);
+        }
     }
 
     private boolean ownedAttempt(QueueEntry current, QueueEntry attempt) {
@@ -315,6 +323,7 @@ public final class RunQueue {
         private RetryPolicy retry = RetryPolicy.DEFAULT;
         private SurvivorKiller killer = RunMarker::killAll;
         private Duration killGrace = DEFAULT_KILL_GRACE;
+        private Duration gitTimeout = DEFAULT_GIT_TIMEOUT;
         private Clock clock = Clock.systemUTC();
         private Owner owner;
 
@@ -349,6 +358,16 @@ public final class RunQueue {
                 throw new IllegalArgumentException("killGrace must be >= 0, was " + value);
             }
             this.killGrace = value;
+            return this;
+        }
+
+        /** How long recovery waits for {@code git worktree prune} (default {@link #DEFAULT_GIT_TIMEOUT}). */
+        public Builder gitTimeout(Duration value) {
+            Objects.requireNonNull(value, "gitTimeout");
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException("gitTimeout must be positive, was " + value);
+            }
+            this.gitTimeout = value;
             return this;
         }
 

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.harness4j.api.HarnessException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +33,39 @@ class FileQueueStoreTest {
         assertThat(store.get("q-1")).contains(e);
         assertThat(store.list()).containsExactly(e);
         assertThat(dir.resolve("q-1.json")).exists();
+    }
+
+    @Test
+    void removingAnEntryKeepsItsLockFileSoEveryLockerLocksTheSameInode() throws Exception {
+        FileQueueStore store = new FileQueueStore(dir);
+        QueueEntry e = QueueEntry.queued("q-1", QueueTesting.spec("aider", "p", "m"), Instant.now());
+        store.add(e);
+        Path lock = dir.resolve("q-1.lock");
+        Object inode = Files.readAttributes(lock, BasicFileAttributes.class).fileKey();
+        // like a process blocked on the lock: it holds the inode open, so the inode cannot be reused
+        try (FileChannel waiter = FileChannel.open(lock, StandardOpenOption.WRITE)) {
+            assertThat(store.remove("q-1")).isTrue();
+            store.add(e);
+
+            assertThat(lock).exists();
+            assertThat(Files.readAttributes(lock, BasicFileAttributes.class).fileKey())
+                    .as("the lock file the waiter holds is the one the next locker uses").isEqualTo(inode);
+        }
+    }
+
+    @Test
+    void writesLeaveOnlyTheDocumentAndItsLockFileBehind() throws Exception {
+        FileQueueStore store = new FileQueueStore(dir);
+        QueueEntry e = QueueEntry.queued("q-1", QueueTesting.fullSpec(), Instant.now());
+        store.add(e);
+        for (int i = 0; i < 5; i++) {
+            store.update("q-1", cur -> cur.requeued(null, "transient", "again", Instant.now()));
+        }
+
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("q-1.json", "q-1.lock");
+        }
+        assertThat(Files.readString(dir.resolve("q-1.json"))).startsWith("{\n  \"").contains("\"id\" : \"q-1\"");
     }
 
     @Test

@@ -1,8 +1,12 @@
 package dev.harness4j.core.queue;
 
 import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.Isolation;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.core.process.RunMarker;
+import dev.harness4j.core.workspace.SafeDelete;
+import dev.harness4j.core.workspace.Workspace;
+import dev.harness4j.core.workspace.Workspaces;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +15,8 @@ import java.time.Duration;
 
 /**
  * A child JVM that processes a queue: {@code QueueChild <stateDir> <runMillis> <concurrency>}.
- * Each run makes {@code runs/<runId>/}, runs {@code sleep} carrying the run marker, then appends
+ * Each run makes {@code runs/<runId>/} (for a {@code WORKTREE} spec, a real worktree of the
+ * spec's baseline through {@link Workspaces}), runs {@code sleep} carrying the run marker, then appends
  * {@code <entryId> <runId>} to {@code completions.log} and removes its workspace. Prints
  * {@code started <entryId> <runId>} per start.
  */
@@ -23,7 +28,10 @@ public final class QueueChild {
         double seconds = Long.parseLong(args[1]) / 1000.0;
         int concurrency = Integer.parseInt(args[2]);
         RunQueue queue = RunQueue.builder().stateDir(state).killGrace(Duration.ofSeconds(2)).build();
+        Workspaces workspaces = Workspaces.builder().stateDir(state).build();
         QueueProcessor.Executor exec = (runId, spec) -> {
+            Workspace worktree = spec.isolation() == Isolation.WORKTREE
+                    ? workspaces.isolate(runId, spec.baseline(), spec.ref(), Isolation.WORKTREE) : null;
             Path ws = Files.createDirectories(state.resolve("runs").resolve(runId));
             ProcessBuilder pb = new ProcessBuilder("sleep", String.valueOf(seconds)).inheritIO();
             pb.environment().put(RunMarker.ENV, runId);
@@ -35,7 +43,10 @@ public final class QueueChild {
                     .orElseThrow().id();
             Files.writeString(state.resolve("completions.log"), entryId + " " + runId + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            RunQueue.deleteTree(ws);
+            if (worktree != null) {
+                worktree.close();
+            }
+            SafeDelete.deleteBelow(state.resolve("runs"), ws);
             return HarnessResult.builder(Outcome.COMPLETED, "m").build();
         };
         try (QueueProcessor p = QueueProcessor.builder(queue, exec).concurrency(concurrency)

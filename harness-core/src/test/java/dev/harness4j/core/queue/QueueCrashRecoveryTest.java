@@ -2,6 +2,8 @@ package dev.harness4j.core.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.harness4j.api.Isolation;
+import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.process.RunMarker;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -105,6 +107,68 @@ class QueueCrashRecoveryTest {
         List<QueueEntry> entries = RunQueue.builder().stateDir(state).build().entries();
         assertThat(entries).allSatisfy(e -> assertThat(e.state()).isEqualTo(QueueEntry.State.DONE));
         assertThat(entries.stream().filter(e -> e.attempts() == 2).count()).isEqualTo(2);
+    }
+
+    @Test
+    void afterKillMinus9InWorktreeModeRecoveryLeavesNoStaleWorktreeRegistration(@TempDir Path repo) throws Exception {
+        git(repo, "init", "-q", "-b", "main");
+        Files.writeString(repo.resolve("a.txt"), "a\n");
+        git(repo, "add", "a.txt");
+        git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "first");
+        RunQueue q = RunQueue.builder().stateDir(state).build();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            ids.add(q.enqueue(RunSpec.builder("h" + i, "p" + i).model("m").prompt("add a file").baseline(repo)
+                    .isolation(Isolation.WORKTREE).task("t1").build()).id());
+        }
+        Process first = child(30_000, 2);
+        List<String> runIds = new ArrayList<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(first.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while (runIds.size() < 2 && (line = out.readLine()) != null) {
+                if (line.startsWith("started ")) {
+                    runIds.add(line.split(" ")[2]);
+                }
+            }
+            assertThat(runIds).hasSize(2);
+            for (String runId : runIds) {
+                awaitMarker(runId); // the worktree is made before the marked process starts
+            }
+            first.destroyForcibly();
+            assertThat(first.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(worktrees(repo)).as("registered before recovery").hasSize(3);
+
+        Process second = child(50, 2);
+        assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(second.exitValue()).as(out).isZero();
+
+        assertThat(completions()).containsOnlyKeys(ids).allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1L));
+        for (String runId : runIds) {
+            assertThat(RunMarker.find(runId)).as("survivor of " + runId + " after recovery").isEmpty();
+        }
+        try (var left = Files.list(state.resolve("runs"))) {
+            assertThat(left).as("stale workspaces").isEmpty();
+        }
+        assertThat(worktrees(repo)).as("worktree registrations after recovery")
+                .containsExactly(repo.toRealPath().toString());
+    }
+
+    /** The paths {@code git worktree list --porcelain} reports, the main worktree first. */
+    private static List<String> worktrees(Path repo) throws Exception {
+        return git(repo, "worktree", "list", "--porcelain").lines().filter(l -> l.startsWith("worktree "))
+                .map(l -> l.substring("worktree ".length())).toList();
+    }
+
+    private static String git(Path dir, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("git", "-C", dir.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("git " + String.join(" ", args) + ": " + out).isZero();
+        return out;
     }
 
     private static void awaitMarker(String runId) throws InterruptedException {
