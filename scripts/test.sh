@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # The test command: does all set-up on a fresh machine, then runs every test.
 #   1. installs the pinned harness CLIs into ~/.cache/harness4j/tools (idempotent)
-#   2. mvn -B verify
+#   2. installs Debian's chromium (the HTML report is rendered by a test), when missing
+#   3. mvn -B verify
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-clis.sh
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "[test] installing chromium (headless rendering of the bench report)" >&2
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
+fi
 exec mvn -B verify "$@"

@@ -4,16 +4,48 @@ import dev.harness4j.api.CompletionMode;
 import dev.harness4j.api.Execution;
 import dev.harness4j.api.Harness;
 import dev.harness4j.api.HarnessContext;
-import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.Outcome;
+import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.Secret;
+import dev.harness4j.api.Termination;
 import java.util.List;
 
-/** Runs aider headless. Registered for {@link java.util.ServiceLoader}; id {@code aider}. */
+/**
+ * Runs aider ({@code aider-chat} 0.86.2) headless; OPAQUE. Registered for {@link
+ * java.util.ServiceLoader}; id {@code aider}.
+ *
+ * <pre>{@code
+ * RunSpec spec = RunSpec.builder("aider", "gateway").model("gpt-4o")
+ *         .prompt("Add a README").baseline(repo)
+ *         .option(AiderOptions.EDIT_FORMAT, "diff")      // whole (default) | diff | udiff
+ *         .option(AiderOptions.AUTO_COMMITS, "false")    // default true
+ *         .build();
+ * }</pre>
+ *
+ * <p>aider talks to the provider's OpenAI-compatible endpoint as {@code openai/<model>}; a
+ * provider without {@link dev.harness4j.api.ApiStyle#OPENAI} is refused before anything starts.
+ * See {@link AiderLaunch} for how it is started (prompt file, scratch {@code HOME}, {@code
+ * .aider*} kept out of git) and {@link AiderOutput} for how its output is read. The system prompt,
+ * when given, reaches aider as a read-only conventions file ({@code --read}); aider has no turn
+ * limit, so {@link dev.harness4j.api.Limits#maxTurns()} is not passed on.
+ *
+ * <p>Outcome: a guard stop or start failure wins; then the error aider's output shows it gave up
+ * on (rate limit, auth, context overflow, bad request, transient; its exit code is 0 for those);
+ * then the exit code and git (auto-commits move HEAD; without them the tree is dirty). Tokens are
+ * the sum of its {@code Tokens:} lines and cost its last session cost ({@link UsageLines}); which
+ * model answered is unmeasured (aider does not print it).
+ */
 public final class AiderHarness implements Harness {
     /** This adapter's id. */
     public static final String ID = "aider";
+
+    /** The pinned aider version. */
+    public static final String VERSION = "0.86.2";
+
+    private static final int MAX_REASON_CHARS = 500;
 
     @Override
     public String id() {
@@ -27,16 +59,74 @@ public final class AiderHarness implements Harness {
 
     @Override
     public InstallInfo installInfo() {
-        return new InstallInfo("aider", List.of("--version"), "pip install aider-chat==0.86.2");
+        return new InstallInfo("aider", List.of("--version"), "pip install aider-chat==" + VERSION);
     }
 
     @Override
     public Invocation prepare(HarnessContext context) {
-        throw new HarnessException("aider: prepare is not implemented yet");
+        return AiderLaunch.invocation(context);
     }
 
     @Override
     public HarnessResult interpret(Execution execution) {
-        throw new HarnessException("aider: interpret is not implemented yet");
+        AiderOutput output = new AiderOutput();
+        execution.forEachStdoutLine(output::accept);
+        execution.forEachStderrLine(output::accept);
+
+        Outcome outcome;
+        String reason;
+        Termination termination = execution.termination();
+        Outcome imposed = Outcomes.fromTermination(termination);
+        if (imposed != null) {
+            outcome = imposed;
+            reason = termination.kind() == Termination.Kind.START_FAILED
+                    ? "aider could not be started" + suffix(termination.reason())
+                    : "aider was stopped: " + (termination.reason() == null ? termination.kind() : termination.reason());
+        } else if (output.finalError().isPresent()) {
+            outcome = output.finalError().get().outcome();
+            reason = "aider gave up on a model call: " + output.finalError().get().text();
+        } else if (!execution.exitedCleanly()) {
+            outcome = Outcome.ERROR;
+            List<String> tail = execution.stderrTail(3);
+            if (tail.isEmpty()) {
+                tail = execution.stdoutTail(3);
+            }
+            reason = "aider exited with code " + execution.exitCode() + suffix(String.join(" | ", tail));
+        } else if (execution.changes().changed()) {
+            outcome = Outcome.COMPLETED;
+            reason = null;
+        } else if (output.softError().isPresent()) {
+            outcome = output.softError().get().outcome();
+            reason = "aider changed nothing: " + output.softError().get().text();
+        } else {
+            outcome = Outcome.NO_OP;
+            reason = "aider finished without changing the workspace";
+        }
+
+        return HarnessResult.builder(outcome, execution.context().model())
+                .reason(redact(reason, execution))
+                .tokens(output.usage().tokens())
+                .cost(output.usage().cost().orElse(null))
+                .build();
+    }
+
+    private static String suffix(String detail) {
+        return detail == null || detail.isBlank() ? "" : ": " + detail;
+    }
+
+    /** Keeps reasons short and free of the run's secrets (they end up in meta.json). */
+    private static String redact(String reason, Execution execution) {
+        if (reason == null) {
+            return null;
+        }
+        String out = reason;
+        for (String secret : execution.invocation().secretValues()) {
+            out = out.replace(secret, Secret.REDACTED);
+        }
+        var key = execution.context().provider().secretValue();
+        if (key.isPresent()) {
+            out = out.replace(key.get().reveal(), Secret.REDACTED);
+        }
+        return out.length() <= MAX_REASON_CHARS ? out : out.substring(0, MAX_REASON_CHARS - 3) + "...";
     }
 }

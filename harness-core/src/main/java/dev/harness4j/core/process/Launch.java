@@ -91,6 +91,19 @@ final class Launch {
         return null;
     }
 
+    /**
+     * When {@code setsid} could not exec the command (e.g. a script whose interpreter is
+     * missing): what it said, else null. It exits 126 or 127 and says so on stderr.
+     */
+    static String execFailure(Integer exit, String firstStderrLine) {
+        String prefix = "setsid: failed to execute ";
+        if (exit != null && (exit == 126 || exit == 127) && firstStderrLine != null
+                && firstStderrLine.startsWith(prefix)) {
+            return firstStderrLine.substring("setsid: ".length());
+        }
+        return null;
+    }
+
     /** The first executable file called {@code name} in the directories of {@code path}. */
     static Optional<Path> onPath(String name, String path) {
         if (path == null) {

@@ -26,13 +26,11 @@ import org.slf4j.LoggerFactory;
  * lines may land between its pieces), and its event carries only the first {@link
  * #EVENT_LINE_MAX_BYTES}.
  */
-public final class OutputTail implements Runnable {
+final class OutputTail implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(OutputTail.class);
 
-    /** Events carry at most this many bytes of a line (cut at a character boundary). */
-    public static final int EVENT_LINE_MAX_BYTES = 8 * 1024;
-    /** Bytes of one line held in memory before it is written to the transcript in pieces. */
-    public static final int LINE_BUFFER_MAX_BYTES = 1024 * 1024;
+    static final int EVENT_LINE_MAX_BYTES = ProcessSupervisor.EVENT_LINE_MAX_BYTES;
+    static final int LINE_BUFFER_MAX_BYTES = ProcessSupervisor.LINE_BUFFER_MAX_BYTES;
 
     private static final int READ_BYTES = 64 * 1024;
     private static final int INITIAL_LINE_BYTES = 8 * 1024;
@@ -58,7 +56,7 @@ public final class OutputTail implements Runnable {
     private long prevCrc;
     private byte[] prevLine;
     private boolean listenerFailed;
-    private volatile long lines;
+    private volatile String firstLine;
 
     OutputTail(String runId, HarnessEvent.Stream stream, InputStream in, OutputStream raw, Transcript transcript,
             Redactor redactor, HarnessListener listener, Runnable onActivity) {
@@ -106,9 +104,9 @@ public final class OutputTail implements Runnable {
         return done.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** Lines seen so far. */
-    long lines() {
-        return lines;
+    /** The first line's event text, or null before any line. */
+    String firstLine() {
+        return firstLine;
     }
 
     private boolean writeRaw(byte[] chunk, int n) {
@@ -209,6 +207,9 @@ public final class OutputTail implements Runnable {
             eventText = new String(text, StandardCharsets.UTF_8);
             truncated = false;
         }
+        if (firstLine == null) {
+            firstLine = eventText;
+        }
         emit(new HarnessEvent.OutputLine(runId, Instant.now(), stream, eventText, truncated, activity));
 
         len = 0;
@@ -216,7 +217,6 @@ public final class OutputTail implements Runnable {
         head = null;
         lineBytes = 0;
         crc.reset();
-        lines++;
         if (buf.length > SHRINK_ABOVE_BYTES) {
             buf = new byte[INITIAL_LINE_BYTES];
         }

@@ -1,12 +1,11 @@
 package dev.harness4j.core.process;
 
+import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,38 +16,56 @@ import java.util.List;
 final class ProcTable {
     private static final Path PROC = Path.of("/proc");
     private static final int ENVIRON_READ_LIMIT = 1 << 20;
+    private static final int STAT_PGRP = 2;
+    private static final int STAT_SESSION = 3;
+    private static final int STAT_STARTTIME = 19;
 
     private ProcTable() {}
 
+    /** {@link #scan(String, long, long)} of every process, whenever it started. */
+    static List<Long> scan(String runId, long leader) {
+        return scan(runId, leader, 0);
+    }
+
     /**
      * The pids of live processes that carry {@code RunMarker.ENV=runId}, or whose session or
-     * process group is {@code leader} (ignored when {@code leader <= 0}). Never this JVM.
+     * process group is {@code leader} (ignored when {@code leader <= 0}). Never this JVM. Only
+     * processes that started at or after {@code notBefore} (in {@code /proc} clock ticks since
+     * boot, see {@link #startTime}) have their environment read: an older one cannot descend
+     * from the run.
      */
-    static List<Long> scan(String runId, long leader) {
+    static List<Long> scan(String runId, long leader, long notBefore) {
         byte[] needle = (RunMarker.ENV + "=" + runId).getBytes(StandardCharsets.UTF_8);
         long self = ProcessHandle.current().pid();
-        List<Long> out = new ArrayList<>();
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(PROC)) {
-            for (Path dir : dirs) {
-                long pid = parsePid(dir.getFileName().toString());
-                if (pid <= 0 || pid == self) {
-                    continue;
-                }
-                long[] stat = stat(dir);
-                if (stat == null) {
-                    continue; // gone, or a zombie: nothing left to stop
-                }
-                if (leader > 0 && (stat[0] == leader || stat[1] == leader)) {
-                    out.add(pid);
-                } else if (hasMarker(dir, needle)) {
-                    out.add(pid);
-                }
-            }
-        } catch (IOException e) {
+        String[] names = PROC.toFile().list();
+        if (names == null) {
             throw new IllegalStateException("could not list /proc to find the processes of run " + runId
-                    + " (harness4j needs Linux with /proc mounted)", e);
+                    + " (harness4j needs Linux with /proc mounted)");
+        }
+        Reader reader = new Reader();
+        List<Long> out = new ArrayList<>();
+        for (String name : names) {
+            long pid = parsePid(name);
+            if (pid <= 0 || pid == self) {
+                continue;
+            }
+            long[] stat = stat(reader, name);
+            if (stat == null) {
+                continue; // gone, or a zombie: nothing left to stop
+            }
+            if (leader > 0 && (stat[0] == leader || stat[1] == leader)) {
+                out.add(pid);
+            } else if (stat[2] >= notBefore && hasMarker(reader, name, needle)) {
+                out.add(pid);
+            }
         }
         return out;
+    }
+
+    /** When the process started, in clock ticks since boot; 0 when it is gone (so nothing is skipped). */
+    static long startTime(long pid) {
+        long[] stat = stat(new Reader(), Long.toString(pid));
+        return stat == null ? 0 : stat[2];
     }
 
     private static long parsePid(String name) {
@@ -63,41 +80,52 @@ final class ProcTable {
         return Long.parseLong(name);
     }
 
-    /** {pgrp, session} of a live process, or null when it is gone or a zombie. */
-    private static long[] stat(Path dir) {
-        String s;
-        try {
-            s = Files.readString(dir.resolve("stat"), StandardCharsets.ISO_8859_1);
-        } catch (IOException | RuntimeException e) {
+    /** {pgrp, session, starttime} of a live process, or null when it is gone or a zombie. */
+    static long[] stat(Reader reader, String pid) {
+        int n = reader.read("/proc/" + pid + "/stat", 4096);
+        if (n <= 0) {
             return null;
         }
-        int close = s.lastIndexOf(')');
-        if (close < 0 || close + 2 >= s.length()) {
+        byte[] b = reader.buf;
+        int close = n - 1;
+        while (close >= 0 && b[close] != ')') {
+            close--;
+        }
+        // after "pid (comm) ", space-separated: state ppid pgrp session ... starttime (index 19)
+        int i = close + 2;
+        if (close < 0 || i >= n || b[i] == 'Z' || b[i] == 'X') {
             return null;
         }
-        String[] f = s.substring(close + 2).split(" ", 5);
-        if (f.length < 4 || f[0].equals("Z") || f[0].equals("X")) {
-            return null;
+        long[] out = new long[3];
+        int field = 0;
+        long value = 0;
+        for (; i <= n; i++) {
+            if (i == n || b[i] == ' ' || b[i] == '\n') {
+                if (field == STAT_PGRP) {
+                    out[0] = value;
+                } else if (field == STAT_SESSION) {
+                    out[1] = value;
+                } else if (field == STAT_STARTTIME) {
+                    out[2] = value;
+                    return out;
+                }
+                field++;
+                value = 0;
+            } else if (b[i] >= '0' && b[i] <= '9') {
+                value = value * 10 + (b[i] - '0');
+            }
         }
-        try {
-            return new long[] {Long.parseLong(f[2]), Long.parseLong(f[3])};
-        } catch (NumberFormatException e) {
-            return null;
-        }
+        return null;
     }
 
-    private static boolean hasMarker(Path dir, byte[] needle) {
-        byte[] env;
-        try (InputStream in = Files.newInputStream(dir.resolve("environ"))) {
-            env = in.readNBytes(ENVIRON_READ_LIMIT);
-        } catch (IOException | RuntimeException e) {
-            return false; // gone, or not readable by this user
-        }
+    private static boolean hasMarker(Reader reader, String pid, byte[] needle) {
+        int n = reader.read("/proc/" + pid + "/environ", ENVIRON_READ_LIMIT);
+        byte[] env = reader.buf;
         int from = 0;
-        while (from + needle.length <= env.length) {
-            int end = indexOf(env, (byte) 0, from);
-            int entryEnd = end < 0 ? env.length : end;
-            if (entryEnd - from == needle.length && java.util.Arrays.equals(env, from, entryEnd, needle, 0, needle.length)) {
+        while (from + needle.length <= n) {
+            int end = indexOf(env, n, (byte) 0, from);
+            int entryEnd = end < 0 ? n : end;
+            if (entryEnd - from == needle.length && Arrays.equals(env, from, entryEnd, needle, 0, needle.length)) {
                 return true;
             }
             if (end < 0) {
@@ -108,12 +136,39 @@ final class ProcTable {
         return false;
     }
 
-    private static int indexOf(byte[] a, byte b, int from) {
-        for (int i = from; i < a.length; i++) {
+    private static int indexOf(byte[] a, int n, byte b, int from) {
+        for (int i = from; i < n; i++) {
             if (a[i] == b) {
                 return i;
             }
         }
         return -1;
+    }
+
+    /** Reads small /proc files into one reused buffer. */
+    static final class Reader {
+        byte[] buf = new byte[16 * 1024];
+
+        /** Bytes read into {@link #buf} (at most {@code limit}); -1 when the file cannot be read. */
+        int read(String file, int limit) {
+            try (FileInputStream in = new FileInputStream(file)) {
+                int n = 0;
+                while (true) {
+                    if (n == buf.length) {
+                        if (buf.length >= limit) {
+                            return n;
+                        }
+                        buf = Arrays.copyOf(buf, Math.min(limit, buf.length * 2));
+                    }
+                    int r = in.read(buf, n, buf.length - n);
+                    if (r < 0) {
+                        return n;
+                    }
+                    n += r;
+                }
+            } catch (IOException | RuntimeException e) {
+                return -1; // gone, or not readable by this user
+            }
+        }
     }
 }

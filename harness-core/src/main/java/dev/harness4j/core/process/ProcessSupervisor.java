@@ -1,25 +1,16 @@
 package dev.harness4j.core.process;
 
-import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.HarnessException;
-import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Termination;
-import java.io.File;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -52,14 +43,19 @@ public final class ProcessSupervisor implements AutoCloseable {
     public static final Duration DEFAULT_TERM_GRACE = Duration.ofSeconds(5);
     /** How long output is still drained once every process of the run is gone. */
     public static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(5);
-    /** Events carry at most this many bytes of a line; the transcript keeps it whole. */
-    public static final int EVENT_LINE_MAX_BYTES = OutputTail.EVENT_LINE_MAX_BYTES;
+    /** Events carry at most this many bytes of a line (cut at a character boundary); the transcript keeps it whole. */
+    public static final int EVENT_LINE_MAX_BYTES = 8 * 1024;
+    /**
+     * Bytes of one line held in memory; a longer line is written to the transcript in pieces
+     * (whole, though the other stream's lines may land between its pieces).
+     */
+    public static final int LINE_BUFFER_MAX_BYTES = 1024 * 1024;
 
     private static final List<Path> SETSID_CANDIDATES = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
 
     private final Duration termGrace;
     private final Path setsid;
-    private final Map<String, Active> active = new ConcurrentHashMap<>();
+    private final Map<String, ActiveRun> active = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook;
 
@@ -90,7 +86,7 @@ public final class ProcessSupervisor implements AutoCloseable {
         if (closed.get()) {
             throw new IllegalStateException("this ProcessSupervisor is closed; build a new one to run " + request.runId());
         }
-        Active a = new Active(new RunGuard(request.limits()));
+        ActiveRun a = new ActiveRun(new RunGuard(request.limits()));
         if (active.putIfAbsent(request.runId(), a) != null) {
             throw new IllegalStateException("run " + request.runId() + " is already running; run ids must be unique");
         }
@@ -98,7 +94,7 @@ public final class ProcessSupervisor implements AutoCloseable {
             if (closed.get()) {
                 a.guard.request(new Termination(Termination.Kind.SHUTDOWN, "the supervisor was closed"));
             }
-            return new Supervision(request, a).call();
+            return new Supervision(request, a, termGrace, setsid).call();
         } finally {
             active.remove(request.runId(), a);
             a.finished.countDown();
@@ -110,7 +106,7 @@ public final class ProcessSupervisor implements AutoCloseable {
 
     /** Bails a running run from any thread; false when no run with this id is running. */
     public boolean bail(String runId) {
-        Active a = active.get(Objects.requireNonNull(runId, "runId"));
+        ActiveRun a = active.get(Objects.requireNonNull(runId, "runId"));
         if (a == null) {
             return false;
         }
@@ -138,14 +134,14 @@ public final class ProcessSupervisor implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        List<Map.Entry<String, Active>> runs = new ArrayList<>(active.entrySet());
-        for (Map.Entry<String, Active> e : runs) {
+        List<Map.Entry<String, ActiveRun>> runs = new ArrayList<>(active.entrySet());
+        for (Map.Entry<String, ActiveRun> e : runs) {
             e.getValue().guard.request(new Termination(Termination.Kind.SHUTDOWN, reason));
         }
         long deadline = System.nanoTime() + termGrace.plus(RunMarker.KILL_TIMEOUT).plus(DRAIN_TIMEOUT)
                 .plusSeconds(1).toNanos();
         boolean interrupted = false;
-        for (Map.Entry<String, Active> e : runs) {
+        for (Map.Entry<String, ActiveRun> e : runs) {
             try {
                 if (!e.getValue().finished.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                     log.warn("run {} did not stop in time during shutdown; killing its processes directly", e.getKey());
@@ -158,225 +154,6 @@ public final class ProcessSupervisor implements AutoCloseable {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** The state of one running run shared with {@link #bail} and {@link #close}. */
-    private static final class Active {
-        final RunGuard guard;
-        final CountDownLatch finished = new CountDownLatch(1);
-        volatile long pid = -1;
-        boolean interrupted;
-
-        Active(RunGuard guard) {
-            this.guard = guard;
-        }
-    }
-
-    /** One run from start to the last drained byte. */
-    private final class Supervision {
-        private final ProcessRequest request;
-        private final Active active;
-        private final Invocation inv;
-        private final Instant startedAt = Instant.now();
-
-        Supervision(ProcessRequest request, Active active) {
-            this.request = request;
-            this.active = active;
-            this.inv = request.invocation();
-        }
-
-        ProcessOutcome call() {
-            Transcript transcript;
-            try {
-                createParents(request.transcriptFile(), request.stdoutFile(), request.stderrFile());
-                transcript = new Transcript(request.transcriptFile());
-            } catch (IOException e) {
-                return ended(null, new Termination(Termination.Kind.START_FAILED,
-                        "could not create the transcript " + request.transcriptFile() + ": " + e), -1);
-            }
-            try (transcript) {
-                return supervise(transcript);
-            }
-        }
-
-        private ProcessOutcome supervise(Transcript transcript) {
-            Map<String, String> env = Launch.environment(request);
-            String problem = Launch.writeFiles(request);
-            if (problem == null) {
-                problem = Launch.checkStartable(inv, env);
-            }
-            OutputStream out = null;
-            OutputStream err = null;
-            if (problem == null) {
-                try {
-                    out = Files.newOutputStream(request.stdoutFile());
-                    err = Files.newOutputStream(request.stderrFile());
-                } catch (IOException e) {
-                    closeQuietly(out);
-                    problem = "could not create the output file: " + e;
-                }
-            }
-            if (problem != null) {
-                transcript.note("could not start: " + problem);
-                return ended(null, new Termination(Termination.Kind.START_FAILED, problem), -1);
-            }
-            Termination early = active.guard.check();
-            if (early != null) {
-                closeQuietly(out);
-                closeQuietly(err);
-                transcript.note("not started: " + early.reason());
-                return ended(null, early, -1);
-            }
-            ProcessBuilder pb = new ProcessBuilder(Launch.command(setsid, inv)).directory(inv.workingDir().toFile());
-            pb.environment().clear();
-            pb.environment().putAll(env);
-            if (inv.stdin() == null) {
-                pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            }
-            Process p;
-            try {
-                p = pb.start();
-            } catch (IOException e) {
-                closeQuietly(out);
-                closeQuietly(err);
-                String why = "could not start " + inv.command().get(0) + ": " + e.getMessage();
-                transcript.note("could not start: " + why);
-                return ended(null, new Termination(Termination.Kind.START_FAILED, why), -1);
-            }
-            long pid = p.pid();
-            active.pid = pid;
-            log.debug("run {}: started {} as pid {} in {}", request.runId(), inv.command().get(0), pid, inv.workingDir());
-
-            Set<String> secrets = new LinkedHashSet<>(request.secrets());
-            secrets.addAll(inv.secretValues());
-            Redactor redactor = new Redactor(secrets);
-            OutputTail stdout = new OutputTail(request.runId(), HarnessEvent.Stream.STDOUT, p.getInputStream(), out,
-                    transcript, redactor, request.listener(), active.guard::activity);
-            OutputTail stderr = new OutputTail(request.runId(), HarnessEvent.Stream.STDERR, p.getErrorStream(), err,
-                    transcript, redactor, request.listener(), active.guard::activity);
-            thread("stdout", stdout).start();
-            thread("stderr", stderr).start();
-            if (inv.stdin() != null) {
-                thread("stdin", () -> writeStdin(p)).start();
-            }
-            p.onExit().thenRun(active.guard::wake);
-
-            Termination stopped = watch(p);
-            if (stopped != null) {
-                log.info("run {}: stopping pid {}: {}", request.runId(), pid, stopped.reason());
-                RunMarker.stop(request.runId(), pid, termGrace);
-            }
-            awaitExit(p);
-            int leftovers = RunMarker.stop(request.runId(), pid, termGrace);
-            if (leftovers > 0) {
-                log.info("run {}: stopped {} process(es) the harness left behind", request.runId(), leftovers);
-            }
-            awaitDrained(stdout);
-            awaitDrained(stderr);
-            if (stopped != null) {
-                transcript.note("stopped: " + stopped.reason());
-            }
-            Integer exit = p.isAlive() ? null : p.exitValue();
-            return ended(exit, stopped == null ? Termination.exited() : stopped, pid);
-        }
-
-        /** Waits for the process to exit or a stop to be decided; returns the stop, or null on exit. */
-        private Termination watch(Process p) {
-            while (true) {
-                if (!p.isAlive()) {
-                    return null;
-                }
-                Termination t = active.guard.check();
-                if (t != null) {
-                    return t;
-                }
-                try {
-                    active.guard.await();
-                } catch (InterruptedException e) {
-                    active.interrupted = true;
-                    active.guard.request(new Termination(Termination.Kind.SHUTDOWN, "the supervising thread was interrupted"));
-                }
-            }
-        }
-
-        private void awaitExit(Process p) {
-            long deadline = System.nanoTime() + termGrace.plus(RunMarker.KILL_TIMEOUT).toNanos();
-            while (p.isAlive() && System.nanoTime() < deadline) {
-                try {
-                    p.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (InterruptedException e) {
-                    active.interrupted = true;
-                }
-            }
-            if (p.isAlive()) {
-                log.warn("run {}: pid {} has not exited; killing it", request.runId(), p.pid());
-                p.destroyForcibly();
-            }
-        }
-
-        private void awaitDrained(OutputTail tail) {
-            try {
-                if (!tail.awaitDone(DRAIN_TIMEOUT)) {
-                    log.warn("run {}: output still open {} after every process of the run was gone "
-                            + "(a process outside the run holds it); not waiting longer", request.runId(), DRAIN_TIMEOUT);
-                }
-            } catch (InterruptedException e) {
-                active.interrupted = true;
-            }
-        }
-
-        private void writeStdin(Process p) {
-            try (OutputStream in = p.getOutputStream()) {
-                in.write(inv.stdin().getBytes(StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                log.debug("run {}: stdin closed before all of it was written: {}", request.runId(), e.toString());
-            }
-        }
-
-        private Thread thread(String what, Runnable body) {
-            Thread t = new Thread(body, "harness4j-" + request.runId() + "-" + what);
-            t.setDaemon(true);
-            return t;
-        }
-
-        private ProcessOutcome ended(Integer exit, Termination termination, long pid) {
-            if (termination.kind() == Termination.Kind.START_FAILED) {
-                log.warn("run {}: {}", request.runId(), termination.reason());
-                touch(request.stdoutFile());
-                touch(request.stderrFile());
-            }
-            return new ProcessOutcome(exit, termination, startedAt, Instant.now(), pid);
-        }
-    }
-
-    private static void createParents(Path... files) throws IOException {
-        for (Path f : files) {
-            Path parent = f.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-        }
-    }
-
-    private static void touch(Path file) {
-        try {
-            if (!Files.exists(file)) {
-                createParents(file);
-                Files.createFile(file);
-            }
-        } catch (IOException e) {
-            log.debug("could not create {}: {}", file, e.toString());
-        }
-    }
-
-    private static void closeQuietly(OutputStream s) {
-        if (s != null) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // nothing was written to it
-            }
         }
     }
 

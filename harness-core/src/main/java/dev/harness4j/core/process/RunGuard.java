@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * wins. Thread-safe: output threads report activity, any thread may request a stop, the run's
  * thread waits in {@link #await()}.
  */
-public final class RunGuard {
+final class RunGuard {
     /** How long {@link #await()} sleeps at most without a deadline, as a safety net. */
     static final Duration MAX_WAIT = Duration.ofSeconds(1);
 

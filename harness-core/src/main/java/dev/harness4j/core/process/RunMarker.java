@@ -62,10 +62,15 @@ public final class RunMarker {
      * caller but does not cut the stop short.
      */
     static int stop(String runId, long leader, Duration grace) {
+        return stop(runId, leader, 0, grace);
+    }
+
+    /** {@link #stop(String, long, Duration)}, reading the environment only of processes started at or after {@code notBefore}. */
+    static int stop(String runId, long leader, long notBefore, Duration grace) {
         boolean interrupted = Thread.interrupted();
         try {
             Set<Long> seen = new HashSet<>();
-            List<Long> found = ProcTable.scan(runId, leader);
+            List<Long> found = ProcTable.scan(runId, leader, notBefore);
             if (found.isEmpty()) {
                 return 0;
             }
@@ -75,7 +80,7 @@ public final class RunMarker {
             while (System.nanoTime() < deadline) {
                 interrupted |= pause(Math.min(poll, remainingMillis(deadline)));
                 poll = Math.min(poll * 2, POLL_MAX_MILLIS);
-                found = ProcTable.scan(runId, leader);
+                found = ProcTable.scan(runId, leader, notBefore);
                 if (found.isEmpty()) {
                     return seen.size();
                 }
@@ -88,7 +93,7 @@ public final class RunMarker {
                         runId, found.size(), grace.toMillis(), found);
                 signal(found, true, seen);
                 interrupted |= pause(POLL_MIN_MILLIS);
-                found = ProcTable.scan(runId, leader);
+                found = ProcTable.scan(runId, leader, notBefore);
                 if (System.nanoTime() > killDeadline && !found.isEmpty()) {
                     log.error("run {}: {} process(es) survived KILL for {} ms (uninterruptible?): {}",
                             runId, found.size(), KILL_TIMEOUT.toMillis(), found);

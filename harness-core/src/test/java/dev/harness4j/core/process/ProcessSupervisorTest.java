@@ -1,6 +1,7 @@
 package dev.harness4j.core.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.Invocation;
@@ -9,6 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -131,6 +136,44 @@ class ProcessSupervisorTest {
         assertThat(noBinary.termination().reason()).contains(dir.resolve("nope").toString()).contains("does not exist");
         assertThat(noDir.termination().kind()).isEqualTo(Termination.Kind.START_FAILED);
         assertThat(noDir.termination().reason()).contains("working dir");
+    }
+
+    @Test
+    void reportsAScriptWhoseInterpreterIsMissingAsAStartFailure() throws Exception {
+        Path script = dir.resolve("agent");
+        Files.writeString(script, "#!/no/such/interpreter\necho hi\n");
+        script.toFile().setExecutable(true);
+
+        ProcessOutcome outcome = supervisor.run(ProcessRequest.builder(Runs.newRunId(),
+                Invocation.builder(script.toString()).workingDir(dir).build(), dir).build());
+
+        assertThat(outcome.termination().kind()).isEqualTo(Termination.Kind.START_FAILED);
+        assertThat(outcome.termination().reason()).isEqualTo("failed to execute " + script + ": No such file or directory");
+        assertThat(outcome.exitCode()).isNull();
+    }
+
+    @Test
+    void rejectsASecondRunWithTheSameIdWhileTheFirstRunsAndAnyRunAfterClose() throws Exception {
+        String runId = Runs.newRunId();
+        Runs.Lines lines = new Runs.Lines();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<ProcessOutcome> first = pool.submit(() -> supervisor.run(ProcessRequest.builder(runId,
+                    Runs.sh(dir, "echo ready; sleep 30"), dir).listener(lines).build()));
+            assertThat(lines.await("ready"::equals, 10)).isTrue();
+            Path other = Files.createDirectories(dir.resolve("other"));
+
+            assertThatThrownBy(() -> supervisor.run(ProcessRequest.builder(runId, Runs.sh(other, "true"), other).build()))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("already running");
+            assertThat(supervisor.running()).containsExactly(runId);
+
+            supervisor.close();
+            assertThat(first.get(30, TimeUnit.SECONDS).termination().kind()).isEqualTo(Termination.Kind.SHUTDOWN);
+            assertThatThrownBy(() -> supervisor.run(ProcessRequest.builder(Runs.newRunId(), Runs.sh(other, "true"), other).build()))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

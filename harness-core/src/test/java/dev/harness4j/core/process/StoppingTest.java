@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StoppingTest {
     private static final Duration GRACE = Duration.ofMillis(500);
     /** A child that ignores TERM, and a double-forked grandchild in its own session that ignores it too. */
-    private static final String STUBBORN_TREE = "trap '' TERM; "
+    static final String STUBBORN_TREE = "trap '' TERM; "
             + "(setsid sh -c 'trap \"\" TERM; sleep 120' </dev/null >/dev/null 2>&1 &); "
             + "sleep 120 & echo ready; wait";
 
@@ -67,12 +67,12 @@ class StoppingTest {
     @Test
     void variedLinesKeepARunAliveUntilItExits() throws Exception {
         ProcessOutcome outcome = supervisor.run(ProcessRequest.builder(Runs.newRunId(),
-                        Runs.sh(dir, "i=0; while [ $i -lt 20 ]; do echo step $i; i=$((i+1)); sleep 0.1; done"), dir)
-                .limits(Limits.NONE.withInactivityTimeout(Duration.ofMillis(800))).build());
+                        Runs.sh(dir, "i=0; while [ $i -lt 30 ]; do echo step $i; i=$((i+1)); sleep 0.1; done"), dir)
+                .limits(Limits.NONE.withInactivityTimeout(Duration.ofMillis(1200))).build());
 
         assertThat(outcome.termination()).isEqualTo(Termination.exited());
         assertThat(outcome.exitCode()).isZero();
-        assertThat(outcome.duration()).isGreaterThan(Duration.ofMillis(1600));
+        assertThat(outcome.duration()).as("ran well past the inactivity timeout").isGreaterThan(Duration.ofMillis(2400));
     }
 
     @Test

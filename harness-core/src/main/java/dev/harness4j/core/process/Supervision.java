@@ -1,0 +1,238 @@
+package dev.harness4j.core.process;
+
+import dev.harness4j.api.HarnessEvent;
+import dev.harness4j.api.Invocation;
+import dev.harness4j.api.Termination;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One supervised run, from writing its files to the last drained byte; used once. */
+final class Supervision {
+    private static final Logger log = LoggerFactory.getLogger(Supervision.class);
+
+    private final ProcessRequest request;
+    private final ActiveRun active;
+    private final Duration termGrace;
+    private final Path setsid;
+    private final Invocation inv;
+    private final Instant startedAt = Instant.now();
+
+    Supervision(ProcessRequest request, ActiveRun active, Duration termGrace, Path setsid) {
+        this.request = request;
+        this.active = active;
+        this.termGrace = termGrace;
+        this.setsid = setsid;
+        this.inv = request.invocation();
+    }
+
+    ProcessOutcome call() {
+        Transcript transcript;
+        try {
+            createParents(request.transcriptFile(), request.stdoutFile(), request.stderrFile());
+            transcript = new Transcript(request.transcriptFile());
+        } catch (IOException e) {
+            return ended(null, new Termination(Termination.Kind.START_FAILED,
+                    "could not create the transcript " + request.transcriptFile() + ": " + e), -1);
+        }
+        try (transcript) {
+            return supervise(transcript);
+        }
+    }
+
+    private ProcessOutcome supervise(Transcript transcript) {
+        Map<String, String> env = Launch.environment(request);
+        String problem = Launch.writeFiles(request);
+        if (problem == null) {
+            problem = Launch.checkStartable(inv, env);
+        }
+        OutputStream out = null;
+        OutputStream err = null;
+        if (problem == null) {
+            try {
+                out = Files.newOutputStream(request.stdoutFile());
+                err = Files.newOutputStream(request.stderrFile());
+            } catch (IOException e) {
+                closeQuietly(out);
+                problem = "could not create the output file: " + e;
+            }
+        }
+        if (problem != null) {
+            transcript.note("could not start: " + problem);
+            return ended(null, new Termination(Termination.Kind.START_FAILED, problem), -1);
+        }
+        Termination early = active.guard.check();
+        if (early != null) {
+            closeQuietly(out);
+            closeQuietly(err);
+            transcript.note("not started: " + early.reason());
+            return ended(null, early, -1);
+        }
+        ProcessBuilder pb = new ProcessBuilder(Launch.command(setsid, inv)).directory(inv.workingDir().toFile());
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        if (inv.stdin() == null) {
+            pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        }
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            closeQuietly(out);
+            closeQuietly(err);
+            String why = "could not start " + inv.command().get(0) + ": " + e.getMessage();
+            transcript.note("could not start: " + why);
+            return ended(null, new Termination(Termination.Kind.START_FAILED, why), -1);
+        }
+        long pid = p.pid();
+        active.pid = pid;
+        long startTicks = ProcTable.startTime(pid); // nothing older can belong to the run
+        log.debug("run {}: started {} as pid {} in {}", request.runId(), inv.command().get(0), pid, inv.workingDir());
+
+        Set<String> secrets = new LinkedHashSet<>(request.secrets());
+        secrets.addAll(inv.secretValues());
+        Redactor redactor = new Redactor(secrets);
+        OutputTail stdout = new OutputTail(request.runId(), HarnessEvent.Stream.STDOUT, p.getInputStream(), out,
+                transcript, redactor, request.listener(), active.guard::activity);
+        OutputTail stderr = new OutputTail(request.runId(), HarnessEvent.Stream.STDERR, p.getErrorStream(), err,
+                transcript, redactor, request.listener(), active.guard::activity);
+        thread("stdout", stdout).start();
+        thread("stderr", stderr).start();
+        if (inv.stdin() != null) {
+            thread("stdin", () -> writeStdin(p)).start();
+        }
+        p.onExit().thenRun(active.guard::wake);
+
+        Termination stopped = watch(p);
+        if (stopped != null) {
+            log.info("run {}: stopping pid {}: {}", request.runId(), pid, stopped.reason());
+            RunMarker.stop(request.runId(), pid, startTicks, termGrace);
+        }
+        awaitExit(p);
+        int leftovers = RunMarker.stop(request.runId(), pid, startTicks, termGrace);
+        if (leftovers > 0) {
+            log.info("run {}: stopped {} process(es) the harness left behind", request.runId(), leftovers);
+        }
+        awaitDrained(stdout);
+        awaitDrained(stderr);
+        if (stopped != null) {
+            transcript.note("stopped: " + stopped.reason());
+        }
+        Integer exit = p.isAlive() ? null : p.exitValue();
+        String execFailure = Launch.execFailure(exit, stderr.firstLine());
+        if (stopped == null && execFailure != null) {
+            transcript.note("could not start: " + execFailure);
+            return ended(null, new Termination(Termination.Kind.START_FAILED, execFailure), pid);
+        }
+        return ended(exit, stopped == null ? Termination.exited() : stopped, pid);
+    }
+
+    /** Waits for the process to exit or a stop to be decided; returns the stop, or null on exit. */
+    private Termination watch(Process p) {
+        while (true) {
+            if (!p.isAlive()) {
+                return null;
+            }
+            Termination t = active.guard.check();
+            if (t != null) {
+                return t;
+            }
+            try {
+                active.guard.await();
+            } catch (InterruptedException e) {
+                active.interrupted = true;
+                active.guard.request(new Termination(Termination.Kind.SHUTDOWN, "the supervising thread was interrupted"));
+            }
+        }
+    }
+
+    private void awaitExit(Process p) {
+        long deadline = System.nanoTime() + termGrace.plus(RunMarker.KILL_TIMEOUT).toNanos();
+        while (p.isAlive() && System.nanoTime() < deadline) {
+            try {
+                p.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                active.interrupted = true;
+            }
+        }
+        if (p.isAlive()) {
+            log.warn("run {}: pid {} has not exited; killing it", request.runId(), p.pid());
+            p.destroyForcibly();
+        }
+    }
+
+    private void awaitDrained(OutputTail tail) {
+        try {
+            if (!tail.awaitDone(ProcessSupervisor.DRAIN_TIMEOUT)) {
+                log.warn("run {}: output still open {} after every process of the run was gone "
+                        + "(a process outside the run holds it); not waiting longer", request.runId(), ProcessSupervisor.DRAIN_TIMEOUT);
+            }
+        } catch (InterruptedException e) {
+            active.interrupted = true;
+        }
+    }
+
+    private void writeStdin(Process p) {
+        try (OutputStream in = p.getOutputStream()) {
+            in.write(inv.stdin().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            log.debug("run {}: stdin closed before all of it was written: {}", request.runId(), e.toString());
+        }
+    }
+
+    private Thread thread(String what, Runnable body) {
+        Thread t = new Thread(body, "harness4j-" + request.runId() + "-" + what);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private ProcessOutcome ended(Integer exit, Termination termination, long pid) {
+        if (termination.kind() == Termination.Kind.START_FAILED) {
+            log.warn("run {}: {}", request.runId(), termination.reason());
+            touch(request.stdoutFile());
+            touch(request.stderrFile());
+        }
+        return new ProcessOutcome(exit, termination, startedAt, Instant.now(), pid);
+    }
+
+    private static void createParents(Path... files) throws IOException {
+        for (Path f : files) {
+            Path parent = f.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+        }
+    }
+
+    private static void touch(Path file) {
+        try {
+            if (!Files.exists(file)) {
+                createParents(file);
+                Files.createFile(file);
+            }
+        } catch (IOException e) {
+            log.debug("could not create {}: {}", file, e.toString());
+        }
+    }
+
+    private static void closeQuietly(OutputStream s) {
+        if (s != null) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // nothing was written to it
+            }
+        }
+    }
+}

@@ -1,0 +1,335 @@
+package dev.harness4j.core.provider;
+
+import dev.harness4j.api.ApiStyle;
+import dev.harness4j.api.AuthScheme;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * One provider endpoint as configured: where it is, which wire formats it serves, the
+ * <em>name</em> of the environment variable holding its key, and its model catalogue. A config
+ * never holds a key.
+ *
+ * <pre>{@code
+ * ProviderConfig anthropic = ProviderConfig.builder("anthropic")
+ *         .apiStyles(ApiStyle.ANTHROPIC)
+ *         .baseUrl("https://api.anthropic.com")
+ *         .key("ANTHROPIC_API_KEY", AuthScheme.API_KEY)
+ *         .models("claude-sonnet-4-5", "claude-haiku-4-5")
+ *         .defaultModel("claude-sonnet-4-5")
+ *         .build();
+ * }</pre>
+ *
+ * <p>The same providers as JSON ({@code <stateDir>/config/providers.json}, read by {@link
+ * ProvidersFile}) are in {@code dev/harness4j/core/provider/providers-example.json}.
+ *
+ * @param name the provider's name, as a run spec names it ({@code [A-Za-z0-9._-]+})
+ * @param apiStyles the wire formats the endpoint serves (a gateway may serve several)
+ * @param baseUrl the endpoint's http(s) URL, with or without a trailing {@code /v1}
+ * @param keyEnv the name of the environment variable holding the key, or {@code null} when the
+ *     endpoint takes none
+ * @param auth how the key is sent ({@link AuthScheme#API_KEY} or {@link AuthScheme#BEARER})
+ * @param keyRequired whether a missing {@code keyEnv} variable fails resolution (when false the
+ *     provider resolves without a key)
+ * @param models the model catalogue, de-duplicated, in the given order
+ * @param defaultModel the model used when a run asks for none, or {@code null}
+ * @param healthPath the path probed by a health check, relative to the endpoint root (the base
+ *     URL without {@code /v1}), or {@code null} to probe the catalogue endpoint
+ * @param gateway the gateway in front of the models, or {@code null}
+ */
+public record ProviderConfig(
+        String name,
+        Set<ApiStyle> apiStyles,
+        URI baseUrl,
+        String keyEnv,
+        AuthScheme auth,
+        boolean keyRequired,
+        List<String> models,
+        String defaultModel,
+        String healthPath,
+        Gateway gateway) {
+
+    /** The name of the provider for the scripted model server: {@value}. */
+    public static final String SCRIPTED = "scripted";
+
+    /** The environment variable the {@link #scripted(URI)} provider reads its optional key from: {@value}. */
+    public static final String SCRIPTED_KEY_ENV = "HARNESS4J_SCRIPTED_KEY";
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    public ProviderConfig {
+        Objects.requireNonNull(name, "name");
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("provider name '" + name + "' must match [A-Za-z0-9._-]+");
+        }
+        Objects.requireNonNull(apiStyles, "apiStyles");
+        if (apiStyles.isEmpty()) {
+            throw new IllegalArgumentException("provider '" + name + "' must serve at least one API style "
+                    + Arrays.toString(ApiStyle.values()));
+        }
+        apiStyles = Set.copyOf(EnumSet.copyOf(apiStyles));
+        Objects.requireNonNull(baseUrl, "baseUrl");
+        checkHttpUrl(name, baseUrl);
+        if (keyEnv != null) {
+            checkEnvName(name, "key_env", keyEnv);
+        }
+        Objects.requireNonNull(auth, "auth");
+        Objects.requireNonNull(models, "models");
+        LinkedHashSet<String> unique = new LinkedHashSet<>();
+        for (String m : models) {
+            if (m == null || m.isBlank()) {
+                throw new IllegalArgumentException("provider '" + name + "' lists a blank model id in models[]");
+            }
+            unique.add(m);
+        }
+        models = List.copyOf(unique);
+        if (defaultModel != null && defaultModel.isBlank()) {
+            throw new IllegalArgumentException("default_model of provider '" + name + "' is blank; omit it instead");
+        }
+        if (healthPath != null && !healthPath.startsWith("/")) {
+            throw new IllegalArgumentException("health_path '" + healthPath + "' of provider '" + name
+                    + "' must start with '/' (it is relative to the endpoint root, e.g. /health/readiness)");
+        }
+    }
+
+    /**
+     * The provider for the scripted model server (harness-testkit), the embedded default: name
+     * {@value #SCRIPTED}, serves {@link ApiStyle#ANTHROPIC} and {@link ApiStyle#OPENAI}, key
+     * optional in {@value #SCRIPTED_KEY_ENV} (the server accepts any key unless told to require
+     * one), no default model.
+     */
+    public static ProviderConfig scripted(URI baseUrl) {
+        return builder(SCRIPTED)
+                .apiStyles(ApiStyle.ANTHROPIC, ApiStyle.OPENAI)
+                .baseUrl(baseUrl)
+                .key(SCRIPTED_KEY_ENV, AuthScheme.API_KEY)
+                .keyOptional()
+                .build();
+    }
+
+    /** {@link #scripted(URI)} with a default model, e.g. a model id the server has a script for. */
+    public static ProviderConfig scripted(URI baseUrl, String defaultModel) {
+        return scripted(baseUrl).withDefaultModel(defaultModel);
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** A builder pre-filled with this config. */
+    public Builder toBuilder() {
+        Builder b = new Builder(name).apiStyles(apiStyles).baseUrl(baseUrl).models(models)
+                .defaultModel(defaultModel).healthPath(healthPath).gateway(gateway);
+        b.keyEnv = keyEnv;
+        b.auth = auth;
+        b.keyRequired = keyRequired;
+        return b;
+    }
+
+    public Optional<String> keyEnvName() {
+        return Optional.ofNullable(keyEnv);
+    }
+
+    public Optional<String> defaultModelName() {
+        return Optional.ofNullable(defaultModel);
+    }
+
+    public Optional<Gateway> gatewayConfig() {
+        return Optional.ofNullable(gateway);
+    }
+
+    /** Whether the endpoint serves the given API style. */
+    public boolean serves(ApiStyle style) {
+        return apiStyles.contains(style);
+    }
+
+    /** The base URL without a trailing slash or {@code /v1}: the root health paths hang from. */
+    public URI rootUrl() {
+        String s = trimSlashes(baseUrl.toString());
+        return URI.create(s.endsWith("/v1") ? s.substring(0, s.length() - 3) : s);
+    }
+
+    public ProviderConfig withModels(Collection<String> value) {
+        return new ProviderConfig(name, apiStyles, baseUrl, keyEnv, auth, keyRequired, List.copyOf(value),
+                defaultModel, healthPath, gateway);
+    }
+
+    public ProviderConfig withDefaultModel(String value) {
+        return new ProviderConfig(name, apiStyles, baseUrl, keyEnv, auth, keyRequired, models, value, healthPath,
+                gateway);
+    }
+
+    static String trimSlashes(String s) {
+        String out = s;
+        while (out.endsWith("/")) {
+            out = out.substring(0, out.length() - 1);
+        }
+        return out;
+    }
+
+    static void checkEnvName(String provider, String field, String value) {
+        if (!ENV_NAME.matcher(value).matches()) {
+            // never echo the value: a key pasted here by mistake must not reach a message or log
+            throw new IllegalArgumentException(field + " of provider '" + provider
+                    + "' must be the NAME of an environment variable ([A-Za-z_][A-Za-z0-9_]*), never a key;"
+                    + " got a value of " + value.length() + " characters that is not a variable name");
+        }
+    }
+
+    private static void checkHttpUrl(String provider, URI url) {
+        String scheme = url.getScheme();
+        if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+                || url.getHost() == null || url.getQuery() != null || url.getFragment() != null) {
+            throw new IllegalArgumentException("base_url '" + url + "' of provider '" + provider
+                    + "' is not an http(s) URL with a host; write it like http://127.0.0.1:11434 or"
+                    + " https://api.anthropic.com");
+        }
+    }
+
+    /** Parses a base URL, failing with the provider's name and an example of a good one. */
+    static URI parseUrl(String provider, String value) {
+        Objects.requireNonNull(value, "baseUrl");
+        URI uri;
+        try {
+            uri = new URI(value.trim());
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("base_url '" + value + "' of provider '" + provider
+                    + "' is not a URL (" + e.getReason() + "); write it like http://127.0.0.1:11434", e);
+        }
+        checkHttpUrl(provider, uri);
+        return uri;
+    }
+
+    /**
+     * A gateway in front of the models, whose admin API the library may call (for example to
+     * mint per-run keys and read spend).
+     *
+     * @param type the gateway product
+     * @param adminKeyEnv the name of the environment variable holding the admin (master) key
+     */
+    public record Gateway(Type type, String adminKeyEnv) {
+        public Gateway {
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(adminKeyEnv, "adminKeyEnv");
+            checkEnvName("(gateway)", "admin_key_env", adminKeyEnv);
+        }
+
+        /** A LiteLLM proxy whose master key is in the named environment variable. */
+        public static Gateway litellm(String adminKeyEnv) {
+            return new Gateway(Type.LITELLM, adminKeyEnv);
+        }
+
+        /** The gateway products known. */
+        public enum Type {
+            /** The LiteLLM proxy ({@code /key/generate}, {@code /spend/logs}). */
+            LITELLM("litellm");
+
+            private final String wireName;
+
+            Type(String wireName) {
+                this.wireName = wireName;
+            }
+
+            /** The name used in providers.json. */
+            public String wireName() {
+                return wireName;
+            }
+        }
+    }
+
+    /** Builds a {@link ProviderConfig}; a bad argument fails in its setter. Not thread-safe. */
+    public static final class Builder {
+        private final String name;
+        private Set<ApiStyle> apiStyles = EnumSet.noneOf(ApiStyle.class);
+        private URI baseUrl;
+        private String keyEnv;
+        private AuthScheme auth = AuthScheme.API_KEY;
+        private boolean keyRequired = true;
+        private List<String> models = new ArrayList<>();
+        private String defaultModel;
+        private String healthPath;
+        private Gateway gateway;
+
+        private Builder(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+        }
+
+        public Builder apiStyles(ApiStyle... styles) {
+            return apiStyles(Arrays.asList(styles));
+        }
+
+        public Builder apiStyles(Collection<ApiStyle> styles) {
+            this.apiStyles = styles.isEmpty() ? EnumSet.noneOf(ApiStyle.class) : EnumSet.copyOf(styles);
+            return this;
+        }
+
+        public Builder baseUrl(String url) {
+            this.baseUrl = parseUrl(name, url);
+            return this;
+        }
+
+        public Builder baseUrl(URI url) {
+            checkHttpUrl(name, Objects.requireNonNull(url, "url"));
+            this.baseUrl = url;
+            return this;
+        }
+
+        /** The key comes from environment variable {@code envName}, sent as {@code scheme}. */
+        public Builder key(String envName, AuthScheme scheme) {
+            checkEnvName(name, "key_env", Objects.requireNonNull(envName, "envName"));
+            this.keyEnv = envName;
+            this.auth = Objects.requireNonNull(scheme, "scheme");
+            return this;
+        }
+
+        /** Resolve without a key when the key variable is not set (local endpoints that take any key). */
+        public Builder keyOptional() {
+            this.keyRequired = false;
+            return this;
+        }
+
+        public Builder models(String... ids) {
+            return models(Arrays.asList(ids));
+        }
+
+        public Builder models(Collection<String> ids) {
+            this.models = new ArrayList<>(ids);
+            return this;
+        }
+
+        public Builder defaultModel(String id) {
+            this.defaultModel = id;
+            return this;
+        }
+
+        public Builder healthPath(String path) {
+            this.healthPath = path;
+            return this;
+        }
+
+        public Builder gateway(Gateway value) {
+            this.gateway = value;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException when no base URL or API style was set */
+        public ProviderConfig build() {
+            if (baseUrl == null) {
+                throw new IllegalArgumentException("provider '" + name + "' needs a base_url");
+            }
+            return new ProviderConfig(name, apiStyles, baseUrl, keyEnv, auth, keyRequired, models, defaultModel,
+                    healthPath, gateway);
+        }
+    }
+}

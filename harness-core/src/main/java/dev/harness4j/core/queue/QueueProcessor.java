@@ -1,0 +1,450 @@
+package dev.harness4j.core.queue;
+
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.Outcome;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.HarnessRunner;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a {@link RunQueue}'s entries: sequentially by default, or several at once under caps per
+ * harness and per provider (counted over every process sharing the queue); with a pause between
+ * runs that a stop cuts short at once; no run of a rate-limited provider before its reset time;
+ * and a graceful stop that lets running entries finish or bails them.
+ *
+ * <pre>{@code
+ * try (QueueProcessor p = QueueProcessor.builder(queue, (runId, spec) -> runner.run(runId, spec))
+ *         .concurrency(2).providerCap("anthropic", 1).pause(Duration.ofSeconds(5)).build()) {
+ *     QueueProcessor.Summary s = p.runAll();   // blocks until nothing is queued any more
+ * }
+ * }</pre>
+ *
+ * <p>{@link #runAll()} first {@linkplain RunQueue#recover() recovers} what a crashed process left
+ * running (unless turned off). The executor must run the spec under the run id it is given
+ * (the run marker and the workspace {@code <stateDir>/runs/<runId>} are what recovery cleans).
+ */
+public final class QueueProcessor implements AutoCloseable {
+    /** How often the processor looks at the queue when nothing signals a change: 500 ms. */
+    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(500);
+    /** How long {@link #close()} waits for bailed runs to end: 60 s. */
+    public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(60);
+
+    private static final Logger log = LoggerFactory.getLogger(QueueProcessor.class);
+
+    /** Runs one attempt; the seam to {@code HarnessRunner}. */
+    public interface Executor {
+        /** Runs {@code spec} as run {@code runId} and returns its result; should not throw. */
+        HarnessResult run(String runId, RunSpec spec) throws Exception;
+
+        /** Bails the run from another thread; false when it is not running. */
+        default boolean bail(String runId) {
+            return false;
+        }
+
+        /**
+         * Runs entries through a {@link HarnessRunner} under the queue's run ids (so recovery
+         * finds their marker and workspace); the runner's result is on disk when this returns.
+         */
+        static Executor of(HarnessRunner runner) {
+            Objects.requireNonNull(runner, "runner");
+            return new Executor() {
+                @Override
+                public HarnessResult run(String runId, RunSpec spec) {
+                    return runner.run(spec, runId).result();
+                }
+
+                @Override
+                public boolean bail(String runId) {
+                    return runner.bail(runId);
+                }
+            };
+        }
+    }
+
+    /** Hears about entries starting and ending; called from the processor's threads, keep it quick. */
+    public interface Listener {
+        default void started(QueueEntry entry) {}
+
+        /** @param result the attempt's result, or {@code null} when the executor threw */
+        default void finished(QueueEntry after, HarnessResult result) {}
+    }
+
+    /** What a stop does with running entries. */
+    public enum StopMode {
+        /** Start nothing new; let the running entries finish. */
+        FINISH,
+        /** Start nothing new; bail the running entries (they become {@code interrupted}). */
+        BAIL
+    }
+
+    /**
+     * What {@link #runAll()} did.
+     *
+     * @param started attempts started
+     * @param done entries that ended {@code done}
+     * @param failed entries that ended {@code failed}
+     * @param retried attempts queued again for a retry
+     * @param interrupted entries that ended {@code interrupted}
+     * @param stopped whether a stop ended the loop
+     */
+    public record Summary(int started, int done, int failed, int retried, int interrupted, boolean stopped) {}
+
+    private final RunQueue queue;
+    private final Executor executor;
+    private final int concurrency;
+    private final Map<String, Integer> harnessCaps;
+    private final Map<String, Integer> providerCaps;
+    private final Duration pause;
+    private final Duration pollInterval;
+    private final Listener listener;
+    private final boolean recoverOnStart;
+    private final Clock clock;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final Map<String, QueueEntry> active = new LinkedHashMap<>(); // runId -> attempt
+    private final ExecutorService workers;
+    private final AtomicInteger started = new AtomicInteger();
+    private final AtomicInteger done = new AtomicInteger();
+    private final AtomicInteger failed = new AtomicInteger();
+    private final AtomicInteger retried = new AtomicInteger();
+    private final AtomicInteger interrupted = new AtomicInteger();
+    private StopMode stop;
+    private Instant nextStartAt = Instant.MIN;
+    private boolean closed;
+
+    private QueueProcessor(Builder b) {
+        this.queue = b.queue;
+        this.executor = b.executor;
+        this.concurrency = b.concurrency;
+        this.harnessCaps = Map.copyOf(b.harnessCaps);
+        this.providerCaps = Map.copyOf(b.providerCaps);
+        this.pause = b.pause;
+        this.pollInterval = b.pollInterval;
+        this.listener = b.listener;
+        this.recoverOnStart = b.recoverOnStart;
+        this.clock = b.clock;
+        AtomicInteger n = new AtomicInteger();
+        this.workers = Executors.newFixedThreadPool(concurrency, r -> {
+            Thread t = new Thread(r, "harness4j-queue-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public static Builder builder(RunQueue queue, Executor executor) {
+        return new Builder(queue, executor);
+    }
+
+    /**
+     * Runs entries until none is queued (waiting for backoffs and rate-limit resets) and none of
+     * this processor's runs is running, or until {@link #stop}. Blocks the calling thread.
+     */
+    public Summary runAll() throws InterruptedException {
+        if (recoverOnStart) {
+            queue.recover();
+        }
+        lock.lock();
+        try {
+            while (true) {
+                if (stop != null) {
+                    while (!active.isEmpty()) {
+                        if (stop == StopMode.BAIL) {
+                            // again each round: a run that had not started yet missed the first bail
+                            active.keySet().forEach(executor::bail);
+                        }
+                        changed.await(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+                    }
+                    return summary(true);
+                }
+                Instant now = clock.instant();
+                List<QueueEntry> entries = queue.entries();
+                Instant wakeAt = now.plus(pollInterval);
+                boolean anyQueued = entries.stream().anyMatch(e -> e.state() == QueueEntry.State.QUEUED);
+                if (!anyQueued && active.isEmpty()) {
+                    return summary(false);
+                }
+                if (active.size() < concurrency && !now.isBefore(nextStartAt)) {
+                    wakeAt = startWhatFits(entries, now, wakeAt);
+                } else if (now.isBefore(nextStartAt) && nextStartAt.isBefore(wakeAt)) {
+                    wakeAt = nextStartAt;
+                }
+                long waitMs = Math.max(1, Duration.between(clock.instant(), wakeAt).toMillis());
+                changed.await(waitMs, TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Claims and starts due entries while slots and caps allow; returns when to look again. */
+    private Instant startWhatFits(List<QueueEntry> entries, Instant now, Instant wakeAt) {
+        Map<String, Integer> byHarness = new HashMap<>();
+        Map<String, Integer> byProvider = new HashMap<>();
+        Map<String, Instant> providerPausedUntil = new HashMap<>();
+        for (QueueEntry e : entries) {
+            if (e.state() == QueueEntry.State.RUNNING) {
+                byHarness.merge(e.spec().harness(), 1, Integer::sum);
+                byProvider.merge(e.spec().provider(), 1, Integer::sum);
+            }
+            if (e.state() == QueueEntry.State.QUEUED && Outcome.RATE_LIMITED.wireName().equals(e.lastOutcome())
+                    && e.notBefore() != null && e.notBefore().isAfter(now)) {
+                providerPausedUntil.merge(e.spec().provider(), e.notBefore(), (a, b) -> a.isAfter(b) ? a : b);
+            }
+        }
+        for (QueueEntry e : entries) {
+            if (active.size() >= concurrency || stop != null) {
+                break;
+            }
+            if (e.state() != QueueEntry.State.QUEUED) {
+                continue;
+            }
+            if (!e.isDue(now)) {
+                wakeAt = earlier(wakeAt, e.notBefore());
+                continue;
+            }
+            String h = e.spec().harness();
+            String p = e.spec().provider();
+            Instant paused = providerPausedUntil.get(p);
+            if (paused != null) {
+                wakeAt = earlier(wakeAt, paused);
+                continue;
+            }
+            if (byHarness.getOrDefault(h, 0) >= harnessCaps.getOrDefault(h, Integer.MAX_VALUE)
+                    || byProvider.getOrDefault(p, 0) >= providerCaps.getOrDefault(p, Integer.MAX_VALUE)) {
+                continue;
+            }
+            var claimed = queue.claim(e.id());
+            if (claimed.isEmpty()) {
+                continue; // another process won it, or it changed under us
+            }
+            byHarness.merge(h, 1, Integer::sum);
+            byProvider.merge(p, 1, Integer::sum);
+            launch(claimed.get());
+        }
+        return wakeAt;
+    }
+
+    private void launch(QueueEntry attempt) {
+        active.put(attempt.runId(), attempt);
+        started.incrementAndGet();
+        safe(() -> listener.started(attempt));
+        workers.execute(() -> work(attempt));
+    }
+
+    private void work(QueueEntry attempt) {
+        HarnessResult result = null;
+        QueueEntry after = null;
+        try {
+            result = executor.run(attempt.runId(), attempt.spec());
+            if (result == null) {
+                throw new IllegalStateException("the executor returned no result for run " + attempt.runId());
+            }
+            after = queue.finish(attempt, result).orElse(null);
+        } catch (Exception | Error e) {
+            log.error("run {} of queue entry {} failed outside the harness", attempt.runId(), attempt.id(), e);
+            after = queue.fail(attempt, "the runner failed: " + e).orElse(null);
+            if (e instanceof Error err) {
+                throw err;
+            }
+        } finally {
+            if (after != null) {
+                count(after);
+                QueueEntry a = after;
+                HarnessResult r = result;
+                safe(() -> listener.finished(a, r));
+            }
+            lock.lock();
+            try {
+                active.remove(attempt.runId());
+                nextStartAt = clock.instant().plus(pause);
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void count(QueueEntry after) {
+        switch (after.state()) {
+            case DONE -> done.incrementAndGet();
+            case FAILED -> failed.incrementAndGet();
+            case QUEUED -> retried.incrementAndGet();
+            case INTERRUPTED -> interrupted.incrementAndGet();
+            default -> { }
+        }
+    }
+
+    /**
+     * Stops the processor: nothing new starts, the pause is cut short, and running entries finish
+     * ({@link StopMode#FINISH}) or are bailed ({@link StopMode#BAIL}). Returns at once; {@link
+     * #runAll()} returns when the running entries have ended. A later BAIL upgrades a FINISH.
+     */
+    public void stop(StopMode mode) {
+        Objects.requireNonNull(mode, "mode");
+        lock.lock();
+        try {
+            if (stop == null || mode == StopMode.BAIL) {
+                stop = mode;
+            }
+            if (mode == StopMode.BAIL) {
+                active.keySet().forEach(executor::bail);
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many of this processor's runs are running now. */
+    public int runningCount() {
+        lock.lock();
+        try {
+            return active.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Bails what runs, waits up to {@link #DEFAULT_CLOSE_TIMEOUT} for it to end, and stops the threads; idempotent. */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        } finally {
+            lock.unlock();
+        }
+        stop(StopMode.BAIL);
+        workers.shutdown();
+        try {
+            if (!workers.awaitTermination(DEFAULT_CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("queue runs did not end within {} s of the stop", DEFAULT_CLOSE_TIMEOUT.toSeconds());
+                workers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            workers.shutdownNow();
+        }
+    }
+
+    private Summary summary(boolean stopped) {
+        return new Summary(started.get(), done.get(), failed.get(), retried.get(), interrupted.get(), stopped);
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return b != null && b.isBefore(a) ? b : a;
+    }
+
+    private static void safe(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            log.warn("queue listener failed: {}", e.toString());
+        }
+    }
+
+    /** Builds a {@link QueueProcessor}. */
+    public static final class Builder {
+        private final RunQueue queue;
+        private final Executor executor;
+        private int concurrency = 1;
+        private final Map<String, Integer> harnessCaps = new HashMap<>();
+        private final Map<String, Integer> providerCaps = new HashMap<>();
+        private Duration pause = Duration.ZERO;
+        private Duration pollInterval = DEFAULT_POLL_INTERVAL;
+        private Listener listener = new Listener() {};
+        private boolean recoverOnStart = true;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(RunQueue queue, Executor executor) {
+            this.queue = Objects.requireNonNull(queue, "queue");
+            this.executor = Objects.requireNonNull(executor, "executor");
+        }
+
+        /** How many entries run at once (default 1: sequential). */
+        public Builder concurrency(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("concurrency must be >= 1, was " + value);
+            }
+            this.concurrency = value;
+            return this;
+        }
+
+        /** At most {@code cap} runs of this harness at once, over every process sharing the queue. */
+        public Builder harnessCap(String harness, int cap) {
+            harnessCaps.put(Objects.requireNonNull(harness, "harness"), requireCap(cap));
+            return this;
+        }
+
+        /** At most {@code cap} runs against this provider at once, over every process sharing the queue. */
+        public Builder providerCap(String provider, int cap) {
+            providerCaps.put(Objects.requireNonNull(provider, "provider"), requireCap(cap));
+            return this;
+        }
+
+        /** The pause after a run ends before the next one starts (default none); a stop cuts it short. */
+        public Builder pause(Duration value) {
+            Objects.requireNonNull(value, "pause");
+            if (value.isNegative()) {
+                throw new IllegalArgumentException("pause must be >= 0, was " + value);
+            }
+            this.pause = value;
+            return this;
+        }
+
+        public Builder pollInterval(Duration value) {
+            Objects.requireNonNull(value, "pollInterval");
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException("pollInterval must be positive, was " + value);
+            }
+            this.pollInterval = value;
+            return this;
+        }
+
+        public Builder listener(Listener value) {
+            this.listener = Objects.requireNonNull(value, "listener");
+            return this;
+        }
+
+        /** Whether {@link #runAll()} first calls {@link RunQueue#recover()} (default true). */
+        public Builder recoverOnStart(boolean value) {
+            this.recoverOnStart = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            this.clock = Objects.requireNonNull(value, "clock");
+            return this;
+        }
+
+        private static int requireCap(int cap) {
+            if (cap < 1) {
+                throw new IllegalArgumentException("a cap must be >= 1, was " + cap);
+            }
+            return cap;
+        }
+
+        public QueueProcessor build() {
+            return new QueueProcessor(this);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.harness4j.core.process;
+
+import dev.harness4j.api.HarnessEvent;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Runs a stubborn process tree under a supervisor that is never closed, prints {@code ready}
+ * once it runs, and waits: {@link ShutdownHookTest} then terminates this JVM, so only the
+ * supervisor's shutdown hook can stop the tree.
+ */
+public final class ShutdownHookMain {
+    private ShutdownHookMain() {}
+
+    public static void main(String[] args) throws Exception {
+        String runId = args[0];
+        Path dir = Path.of(args[1]);
+        ProcessSupervisor supervisor = ProcessSupervisor.builder().termGrace(Duration.ofMillis(500)).build();
+        supervisor.run(ProcessRequest.builder(runId, Runs.sh(dir, StoppingTest.STUBBORN_TREE), dir)
+                .listener(e -> {
+                    if (e instanceof HarnessEvent.OutputLine l && l.text().equals("ready")) {
+                        System.out.println("ready");
+                        System.out.flush();
+                    }
+                }).build());
+        System.out.println("run returned");
+    }
+}

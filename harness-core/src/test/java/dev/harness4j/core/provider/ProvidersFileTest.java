@@ -1,0 +1,163 @@
+package dev.harness4j.core.provider;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.harness4j.api.ApiStyle;
+import dev.harness4j.api.AuthScheme;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProvidersFileTest {
+    @TempDir
+    Path dir;
+
+    private Path file(String json) throws IOException {
+        Path f = dir.resolve("providers.json");
+        Files.writeString(f, json);
+        return f;
+    }
+
+    @Test
+    void readsWhatItWrote() {
+        ProviderConfig litellm = ProviderConfig.builder("litellm")
+                .apiStyles(ApiStyle.ANTHROPIC, ApiStyle.OPENAI)
+                .baseUrl("http://127.0.0.1:4000")
+                .key("LITELLM_API_KEY", AuthScheme.BEARER)
+                .models("m-1", "m-2")
+                .defaultModel("m-1")
+                .healthPath("/health/readiness")
+                .gateway(ProviderConfig.Gateway.litellm("LITELLM_MASTER_KEY"))
+                .build();
+        ProviderConfig ollama = ProviderConfig.builder("ollama").apiStyles(ApiStyle.OLLAMA)
+                .baseUrl("http://127.0.0.1:11434").build();
+        ProviderConfig scripted = ProviderConfig.scripted(java.net.URI.create("http://127.0.0.1:5555"));
+        Path f = dir.resolve("config/providers.json");
+
+        ProvidersFile.write(f, List.of(litellm, ollama, scripted));
+
+        assertThat(ProvidersFile.read(f)).containsExactly(litellm, ollama, scripted);
+    }
+
+    @Test
+    void writesAtomicallyLeavingNoTempFile() throws IOException {
+        Path f = dir.resolve("providers.json");
+        ProvidersFile.write(f, List.of());
+        ProvidersFile.write(f, List.of());
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files).containsExactly(f);
+        }
+    }
+
+    @Test
+    void malformedJsonNamesTheFileLineAndColumn() throws IOException {
+        Path f = file("{\n  \"providers\": [\n    { \"name\": \"x\",, }\n  ]\n}\n");
+
+        assertThatThrownBy(() -> ProvidersFile.read(f))
+                .isInstanceOf(ProviderConfigException.class)
+                .hasMessageContaining(f.toString())
+                .hasMessageContaining("is not valid JSON at line 3, column 19");
+    }
+
+    @Test
+    void aBareTokenIsLocatedButNotQuoted() throws IOException {
+        Path f = file("{\"providers\": [{\"name\": \"a\", \"key_env\": sklive0abcdef123}]}");
+
+        assertThatThrownBy(() -> ProvidersFile.read(f))
+                .isInstanceOf(ProviderConfigException.class)
+                .hasMessageContaining("is not valid JSON at line 1, column")
+                .hasMessageNotContaining("sklive0abcdef123")
+                .hasNoCause();
+    }
+
+    @Test
+    void unknownFieldsAreRejectedAllWithTheirNames() throws IOException {
+        Path f = file("""
+                {"providers": [
+                  {"name": "a", "api_styles": ["openai"], "base_url": "http://127.0.0.1:1",
+                   "api_key": "sk-pasted-by-mistake", "baseurl": "x"}
+                ]}
+                """);
+
+        assertThatThrownBy(() -> ProvidersFile.read(f))
+                .isInstanceOf(ProviderConfigException.class)
+                .hasMessageContaining("unknown fields 'api_key' in /providers/0 (line 3")
+                .hasMessageContaining("'baseurl' in /providers/0")
+                .hasMessageContaining("known fields: /providers/*: name, api_styles, base_url")
+                .hasMessageContaining("key_env")
+                .hasMessageNotContaining("sk-pasted-by-mistake");
+    }
+
+    @Test
+    void aBaseUrlThatIsNotAUrlIsReportedWithProviderAndPosition() throws IOException {
+        Path f = file("""
+                {"providers": [
+                  {"name": "a", "api_styles": ["openai"], "base_url": "127.0.0.1:4000"}
+                ]}
+                """);
+
+        assertThatThrownBy(() -> ProvidersFile.read(f))
+                .isInstanceOf(ProviderConfigException.class)
+                .hasMessageContaining(f.toString())
+                .hasMessageContaining("line 2")
+                .hasMessageContaining("base_url '127.0.0.1:4000' of provider 'a' is not");
+        Path ftp = file("{\"providers\": [{\"name\": \"b\", \"api_styles\": [\"openai\"], \"base_url\": \"ftp://h/\"}]}");
+        assertThatThrownBy(() -> ProvidersFile.read(ftp))
+                .hasMessageContaining("base_url 'ftp://h/' of provider 'b' is not an http(s) URL");
+    }
+
+    @Test
+    void badValuesSayWhatIsAllowed() throws IOException {
+        Path style = file("{\"providers\": [{\"name\": \"a\", \"api_styles\": [\"grpc\"], \"base_url\": \"http://h\"}]}");
+        assertThatThrownBy(() -> ProvidersFile.read(style))
+                .hasMessageContaining("api_styles value 'grpc' of provider 'a' is unknown; use one of anthropic, openai, ollama");
+
+        Path type = file("{\"providers\": [{\"name\": \"a\", \"api_styles\": \"openai\", \"base_url\": \"http://h\"}]}");
+        assertThatThrownBy(() -> ProvidersFile.read(type))
+                .hasMessageContaining("field /providers/0/api_styles")
+                .hasMessageContaining("wrong type, expected an array");
+
+        Path missing = file("{\"providers\": [{\"name\": \"a\", \"api_styles\": [\"openai\"]}]}");
+        assertThatThrownBy(() -> ProvidersFile.read(missing)).hasMessageContaining("provider 'a' needs a \"base_url\"");
+
+        Path gateway = file("{\"providers\": [{\"name\": \"a\", \"api_styles\": [\"openai\"], \"base_url\": \"http://h\","
+                + " \"gateway\": {\"type\": \"kong\", \"admin_key_env\": \"K\"}}]}");
+        assertThatThrownBy(() -> ProvidersFile.read(gateway)).hasMessageContaining("gateway type 'kong'");
+    }
+
+    @Test
+    void twoProvidersWithOneNameAreRejected() throws IOException {
+        Path f = file("{\"providers\": ["
+                + "{\"name\": \"a\", \"api_styles\": [\"openai\"], \"base_url\": \"http://h\"},"
+                + "{\"name\": \"a\", \"api_styles\": [\"openai\"], \"base_url\": \"http://i\"}]}");
+        assertThatThrownBy(() -> ProvidersFile.read(f)).hasMessageContaining("defines provider 'a' twice");
+    }
+
+    @Test
+    void anEmptyFileSaysSo() throws IOException {
+        Path f = file("");
+        assertThatThrownBy(() -> ProvidersFile.read(f)).hasMessageContaining("is empty");
+    }
+
+    @Test
+    void theDocumentedExamplesParse() throws IOException {
+        Path f = dir.resolve("example.json");
+        try (InputStream in = ProvidersFile.class.getResourceAsStream("providers-example.json")) {
+            assertThat(in).as("example resource").isNotNull();
+            Files.writeString(f, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+
+        List<ProviderConfig> examples = ProvidersFile.read(f);
+
+        assertThat(examples).extracting(ProviderConfig::name).containsExactly("anthropic", "openai", "ollama", "litellm");
+        assertThat(examples.get(3).gateway()).isEqualTo(ProviderConfig.Gateway.litellm("LITELLM_MASTER_KEY"));
+        assertThat(examples.get(1).auth()).isEqualTo(AuthScheme.BEARER);
+    }
+}

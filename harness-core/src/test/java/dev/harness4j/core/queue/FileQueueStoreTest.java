@@ -1,0 +1,86 @@
+package dev.harness4j.core.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.harness4j.api.HarnessException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileQueueStoreTest {
+    @TempDir Path dir;
+
+    @Test
+    void anEntryWithEveryFieldSetReadsBackEqual() {
+        FileQueueStore store = new FileQueueStore(dir);
+        Instant t = Instant.parse("2026-11-29T10:00:00.123456Z");
+        QueueEntry e = new QueueEntry("q-1", QueueTesting.fullSpec(), QueueEntry.State.RUNNING, 2, t,
+                new Owner(1234, 5678L, t, "box"), "r-1", t.plusSeconds(5), "transient", "retry 2/3", t.plusSeconds(1));
+        store.add(e);
+
+        assertThat(store.get("q-1")).contains(e);
+        assertThat(store.list()).containsExactly(e);
+        assertThat(dir.resolve("q-1.json")).exists();
+    }
+
+    @Test
+    void addingAnExistingIdFails() {
+        FileQueueStore store = new FileQueueStore(dir);
+        QueueEntry e = QueueEntry.queued("q-1", QueueTesting.spec("aider", "p", "m"), Instant.now());
+        store.add(e);
+        assertThatThrownBy(() -> store.add(e)).isInstanceOf(HarnessException.class).hasMessageContaining("already exists");
+    }
+
+    @Test
+    void anUnreadableDocumentIsLeftOutOfTheListNotFatal() throws Exception {
+        FileQueueStore store = new FileQueueStore(dir);
+        store.add(QueueEntry.queued("q-good", QueueTesting.spec("aider", "p", "m"), Instant.now()));
+        Files.writeString(dir.resolve("q-bad.json"), "{\"schema_version\":1, \"id\": ");
+        Files.writeString(dir.resolve("q-partial.json"), "{\"schema_version\":1, \"id\": \"q-partial\"}");
+
+        assertThat(store.list()).extracting(QueueEntry::id).containsExactly("q-good");
+        assertThat(store.get("q-bad")).isEmpty();
+    }
+
+    @Test
+    void concurrentUpdatesOfOneEntryNeverLoseAWrite() throws Exception {
+        FileQueueStore store = new FileQueueStore(dir);
+        FileQueueStore second = new FileQueueStore(dir); // a second instance in the same JVM
+        store.add(QueueEntry.queued("q-1", QueueTesting.spec("aider", "p", "m"), Instant.now()));
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<?>> fs = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            FileQueueStore s = i % 2 == 0 ? store : second;
+            fs.add(pool.submit(() -> {
+                for (int k = 0; k < 25; k++) {
+                    s.update("q-1", e -> new QueueEntry(e.id(), e.spec(), e.state(), e.attempts() + 1, e.enqueuedAt(),
+                            e.owner(), e.runId(), e.notBefore(), e.lastOutcome(), e.reason(), Instant.now()));
+                }
+            }));
+        }
+        for (Future<?> f : fs) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        assertThat(store.get("q-1").orElseThrow().attempts()).isEqualTo(200);
+    }
+
+    @Test
+    void anUpdateThatReturnsNullWritesNothing() {
+        FileQueueStore store = new FileQueueStore(dir);
+        store.add(QueueEntry.queued("q-1", QueueTesting.spec("aider", "p", "m"), Instant.now()));
+        assertThat(store.update("q-1", e -> null)).isEmpty();
+        assertThat(store.update("q-missing", e -> e)).isEmpty();
+        assertThat(store.remove("q-1")).isTrue();
+        assertThat(store.list()).isEmpty();
+    }
+}

@@ -1,0 +1,79 @@
+package dev.harness4j.opencode;
+
+import dev.harness4j.api.HarnessContext;
+import dev.harness4j.api.Invocation;
+import java.nio.file.Path;
+
+/**
+ * Translates a run context into the {@code opencode run} invocation: argv, per-run config file,
+ * per-run XDG dirs and environment. Pure: no I/O. Package-private; {@link OpencodeHarness} is the
+ * public face.
+ */
+final class OpencodeInvocations {
+    /** Everything opencode reads or writes for a run lives below this dir of the scratch dir. */
+    static final String HOME_DIR = "opencode";
+
+    /** The config file, relative to the scratch dir. */
+    static final String CONFIG_FILE = HOME_DIR + "/opencode.json";
+
+    /** Text added to the system prompt, relative to the scratch dir (only when the run has some). */
+    static final String SYSTEM_PROMPT_FILE = HOME_DIR + "/system-prompt.md";
+
+    /** The XDG base dirs, relative to the scratch dir; even {@code --help} writes below them. */
+    static final String XDG_DIR = HOME_DIR + "/xdg";
+
+    /**
+     * Inherited variables removed before the run's own are set: {@code ANTHROPIC_*} and {@code
+     * OPENAI_*} (a stray key or base URL must not redirect the run), every {@code OPENCODE_*} (a
+     * user's {@code OPENCODE_CONFIG_DIR}, {@code OPENCODE_CONFIG_CONTENT} or {@code
+     * OPENCODE_PERMISSION} would override the per-run config) and the XDG base dirs.
+     */
+    static final String[] REMOVED_ENVIRONMENT = {
+        "ANTHROPIC_*", "OPENAI_*", "OPENCODE_*", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"
+    };
+
+    private OpencodeInvocations() {}
+
+    static Invocation of(HarnessContext context) {
+        Path workspace = context.workspace().toAbsolutePath().normalize();
+        Path scratch = context.scratchDir().toAbsolutePath().normalize();
+        boolean hasSystemPrompt = context.systemPrompt() != null && !context.systemPrompt().isBlank();
+        Path systemPromptFile = hasSystemPrompt ? scratch.resolve(SYSTEM_PROMPT_FILE) : null;
+
+        Invocation.Builder b = Invocation.builder(context.executable(),
+                "run",
+                "--format", "json",
+                "--model", OpencodeConfig.PROVIDER_ID + "/" + context.model(),
+                "--dir", workspace.toString(),
+                // a title of our own: opencode then skips its separate title-generation call
+                "--title", "harness4j " + context.runId(),
+                "--dangerously-skip-permissions");
+        // The prompt goes through stdin, which opencode reads to the end (core closes it after
+        // writing): an argv prompt with spaces reaches the model wrapped in quotes, with its own
+        // quotes backslash-escaped, and an argv prompt is visible to the agent's own pkill -f.
+        b.stdin(context.prompt()).workingDir(workspace);
+        b.file(CONFIG_FILE, OpencodeConfig.render(context, systemPromptFile));
+        if (hasSystemPrompt) {
+            b.file(SYSTEM_PROMPT_FILE, context.systemPrompt());
+        }
+
+        for (String name : REMOVED_ENVIRONMENT) {
+            b.removeEnv(name);
+        }
+        Path xdg = scratch.resolve(XDG_DIR);
+        b.env("OPENCODE_CONFIG", scratch.resolve(CONFIG_FILE).toString())
+                .env("XDG_CONFIG_HOME", xdg.resolve("config").toString())
+                .env("XDG_DATA_HOME", xdg.resolve("data").toString())
+                .env("XDG_CACHE_HOME", xdg.resolve("cache").toString())
+                .env("XDG_STATE_HOME", xdg.resolve("state").toString())
+                .env("PWD", workspace.toString())
+                .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
+                .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
+                .env("OPENCODE_DISABLE_SHARE", "1")
+                .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
+                // do not read the user's ~/.claude (CLAUDE.md, skills) into the run's prompt
+                .env("OPENCODE_DISABLE_CLAUDE_CODE", "1");
+        context.provider().secretValue().ifPresent(s -> b.secretEnv(OpencodeConfig.KEY_ENV, s.reveal()));
+        return b.build();
+    }
+}

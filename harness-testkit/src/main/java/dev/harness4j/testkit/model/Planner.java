@@ -1,0 +1,114 @@
+package dev.harness4j.testkit.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Turns a scripted step into a reply that uses the client's own tools: {@code writeFile} becomes
+ * a call of the offered write tool ({@code Write}, {@code write}, ...), {@code shell} a call of the
+ * offered shell tool ({@code Bash}, {@code bash}, ...). Without such a tool, {@code writeFile}
+ * becomes a whole-file edit block in the text (the path on its own line, then a fenced block with
+ * the whole content: aider's {@code whole} format) and {@code shell} a fenced {@code bash} block.
+ */
+final class Planner {
+    private static final List<String> WRITE_TOOLS = List.of("Write", "write", "write_file", "create_file");
+    private static final List<String> SHELL_TOOLS =
+            List.of("Bash", "bash", "shell", "run_shell_command", "exec_command", "local_shell");
+    private static final List<String> PATH_KEYS = List.of("file_path", "filePath", "path", "filename", "file");
+    private static final List<String> CONTENT_KEYS = List.of("content", "contents", "text");
+
+    private final ObjectMapper json;
+
+    Planner(ObjectMapper json) {
+        this.json = json;
+    }
+
+    /** The reply for a resolved step whose action is {@code WriteFile}, {@code Shell} or {@code Say}. */
+    Reply plan(long id, Step step, ParsedRequest req) {
+        String model = step.answerAs() != null ? step.answerAs() : req.model();
+        Step.Action action = step.action();
+        if (action instanceof Step.Say say) {
+            return new Reply(id, model, say.text(), List.of(), step.usage());
+        }
+        if (action instanceof Step.WriteFile wf) {
+            Optional<ParsedRequest.ToolSpec> tool = find(req, WRITE_TOOLS);
+            if (tool.isEmpty()) {
+                return new Reply(id, model, wholeFileBlock(wf), List.of(), step.usage());
+            }
+            JsonNode props = tool.get().schema().path("properties");
+            ObjectNode args = json.createObjectNode();
+            args.put(firstKey(props, PATH_KEYS), absolute(wf.path(), req));
+            args.put(firstKey(props, CONTENT_KEYS), wf.content());
+            return call(id, model, tool.get().name(), args, step.usage());
+        }
+        if (action instanceof Step.Shell sh) {
+            Optional<ParsedRequest.ToolSpec> tool = find(req, SHELL_TOOLS);
+            if (tool.isEmpty()) {
+                return new Reply(id, model, "```bash\n" + sh.command() + "\n```\n", List.of(), step.usage());
+            }
+            JsonNode props = tool.get().schema().path("properties");
+            ObjectNode args = json.createObjectNode();
+            String key = props.has("cmd") && !props.has("command") ? "cmd" : "command";
+            if ("array".equals(props.path(key).path("type").asText())) {
+                args.putArray(key).add("bash").add("-lc").add(sh.command());
+            } else {
+                args.put(key, sh.command());
+            }
+            if (props.has("description")) {
+                args.put("description", "Run the scripted command");
+            }
+            return call(id, model, tool.get().name(), args, step.usage());
+        }
+        throw new IllegalArgumentException("not an answering step: " + action);
+    }
+
+    /** aider's whole-file format: the path on its own line, then the whole content in a fence. */
+    static String wholeFileBlock(Step.WriteFile wf) {
+        String content = wf.content().endsWith("\n") || wf.content().isEmpty() ? wf.content() : wf.content() + "\n";
+        return wf.path() + "\n```\n" + content + "```\n";
+    }
+
+    private Reply call(long id, String model, String tool, ObjectNode args, Usage usage) {
+        return new Reply(id, model, null, List.of(new Reply.ToolCall("scripted_" + id, tool, args.toString())), usage);
+    }
+
+    private static String absolute(String path, ParsedRequest req) {
+        if (path.startsWith("/")) {
+            return path;
+        }
+        return req.workingDirectory()
+                .map(dir -> dir.endsWith("/") ? dir + path : dir + "/" + path)
+                .orElse(path);
+    }
+
+    private static String firstKey(JsonNode props, List<String> candidates) {
+        for (String k : candidates) {
+            if (props.has(k)) {
+                return k;
+            }
+        }
+        return candidates.get(0);
+    }
+
+    private static Optional<ParsedRequest.ToolSpec> find(ParsedRequest req, List<String> names) {
+        for (String n : names) {
+            for (ParsedRequest.ToolSpec t : req.tools()) {
+                if (t.name().equals(n)) {
+                    return Optional.of(t);
+                }
+            }
+        }
+        for (String n : names) {
+            for (ParsedRequest.ToolSpec t : req.tools()) {
+                if (t.name().toLowerCase(Locale.ROOT).equals(n.toLowerCase(Locale.ROOT))) {
+                    return Optional.of(t);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}
