@@ -2,29 +2,20 @@ package dev.harness4j.testkit.fake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.harness4j.api.ApiStyle;
-import dev.harness4j.api.AuthScheme;
 import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.ProviderResolver;
-import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.api.Secret;
 import dev.harness4j.api.Termination;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.process.RunMarker;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -59,7 +50,7 @@ class FakeHarnessRunnerTest {
         git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "base");
         runner = HarnessRunner.builder().stateDir(tmp.resolve("state"))
                 .registry(HarnessRegistry.builder().add(new FakeHarness()).build())
-                .providers(new Scripted())
+                .providers(new LocalProvider(KEY))
                 .termGrace(Duration.ofMillis(300))
                 .listener(e -> {
                     if (e instanceof HarnessEvent.OutputLine l && l.text().equals("ready")) {
@@ -130,24 +121,6 @@ class FakeHarnessRunnerTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IllegalStateException("git " + List.of(args) + " failed: " + out);
-        }
-    }
-
-    /** Resolves provider {@code scripted} to a local endpoint with a key (never called by the fake). */
-    private static final class Scripted implements ProviderResolver {
-        @Override
-        public Optional<ResolvedProvider> resolve(String provider, String requestedModel) {
-            if (!provider.equals("scripted")) {
-                return Optional.empty();
-            }
-            return Optional.of(new ResolvedProvider("scripted", EnumSet.of(ApiStyle.OPENAI, ApiStyle.ANTHROPIC),
-                    URI.create("http://127.0.0.1:9"), Secret.of(KEY), AuthScheme.API_KEY,
-                    requestedModel == null ? "fake-model" : requestedModel));
-        }
-
-        @Override
-        public Set<String> providerNames() {
-            return Set.of("scripted");
         }
     }
 }
