@@ -33,10 +33,10 @@ public final class IsolationBench {
             Path repo = generate(root.resolve("repo"), files);
             System.out.printf("repository: %d files, %s%n", files, repo);
             measure("loose objects", root, repo, rounds);
-            Bench.sh(repo, "git", "gc", "-q");
+            Timing.sh(repo, "git", "gc", "-q");
             measure("packed (after git gc)", root, repo, rounds);
         } finally {
-            Bench.sh(root, "rm", "-rf", root.toString());
+            Timing.sh(root, "rm", "-rf", root.toString());
         }
     }
 
@@ -49,14 +49,14 @@ public final class IsolationBench {
         for (int r = -1; r < rounds; r++) { // round -1 warms the JVM and the page cache
             Path wt = root.resolve("cmd-wt-" + r);
             long t0 = System.nanoTime();
-            Bench.sh(repo, "git", "worktree", "add", "--detach", "--quiet", wt.toString(), "HEAD");
+            Timing.sh(repo, "git", "worktree", "add", "--detach", "--quiet", wt.toString(), "HEAD");
             long t1 = System.nanoTime();
-            Bench.sh(repo, "git", "worktree", "remove", "--force", wt.toString());
+            Timing.sh(repo, "git", "worktree", "remove", "--force", wt.toString());
             Path cl = root.resolve("cmd-clone-" + r);
             long t2 = System.nanoTime();
-            Bench.sh(root, "git", "clone", "--local", "--quiet", repo.toString(), cl.toString());
+            Timing.sh(root, "git", "clone", "--local", "--quiet", repo.toString(), cl.toString());
             long t3 = System.nanoTime();
-            Bench.sh(root, "rm", "-rf", cl.toString());
+            Timing.sh(root, "rm", "-rf", cl.toString());
             long t4 = System.nanoTime();
             Workspace c = ws.isolate("bench-c" + (r + 1), repo, null, Isolation.CLONE);
             long t5 = System.nanoTime();
@@ -66,22 +66,22 @@ public final class IsolationBench {
             long t7 = System.nanoTime();
             w.close();
             if (r >= 0) {
-                times.get("git worktree add").add(Bench.ms(t1 - t0));
-                times.get("git clone --local").add(Bench.ms(t3 - t2));
-                times.get("Workspaces CLONE").add(Bench.ms(t5 - t4));
-                times.get("Workspaces WORKTREE").add(Bench.ms(t7 - t6));
+                times.get("git worktree add").add(Timing.ms(t1 - t0));
+                times.get("git clone --local").add(Timing.ms(t3 - t2));
+                times.get("Workspaces CLONE").add(Timing.ms(t5 - t4));
+                times.get("Workspaces WORKTREE").add(Timing.ms(t7 - t6));
             }
         }
-        double ref = Bench.median(times.get("git worktree add"));
+        double ref = Timing.median(times.get("git worktree add"));
         System.out.printf("%n%s, %d rounds (median ms, ratio to git worktree add):%n", label, rounds);
-        times.forEach((k, v) -> System.out.printf("  %-22s %s ms  %5.2fx   all: %s%n", k, Bench.fmt(Bench.median(v)),
-                Bench.median(v) / ref, v.stream().map(x -> String.format(java.util.Locale.ROOT, "%.0f", x)).toList()));
+        times.forEach((k, v) -> System.out.printf("  %-22s %s ms  %5.2fx   all: %s%n", k, Timing.fmt(Timing.median(v)),
+                Timing.median(v) / ref, v.stream().map(x -> String.format(java.util.Locale.ROOT, "%.0f", x)).toList()));
     }
 
     /** A repository with {@code files} small files in 100-file directories, one commit. */
     static Path generate(Path repo, int files) throws IOException {
         Files.createDirectories(repo);
-        Bench.sh(repo, "git", "init", "-q", "-b", "main");
+        Timing.sh(repo, "git", "init", "-q", "-b", "main");
         for (int i = 0; i < files; i++) {
             Path f = repo.resolve("src/d" + (i / 100) + "/f" + i + ".txt");
             if (i % 100 == 0) {
@@ -89,8 +89,8 @@ public final class IsolationBench {
             }
             Files.writeString(f, "file " + i + "\nsome content line\n");
         }
-        Bench.sh(repo, "git", "add", "-A");
-        Bench.sh(repo, "git", "commit", "-q", "-m", "generated");
+        Timing.sh(repo, "git", "add", "-A");
+        Timing.sh(repo, "git", "commit", "-q", "-m", "generated");
         return repo;
     }
 }

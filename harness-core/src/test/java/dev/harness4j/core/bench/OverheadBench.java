@@ -77,21 +77,21 @@ public final class OverheadBench {
                     phases.clear();
                 }
                 if (i >= 0) {
-                    spawned.add(Bench.ms(t1 - t0));
-                    viaRunner.add(Bench.ms(t2 - t1));
+                    spawned.add(Timing.ms(t1 - t0));
+                    viaRunner.add(Timing.ms(t2 - t1));
                 }
             }
         } finally {
-            Bench.sh(root, "rm", "-rf", root.toString());
+            Timing.sh(root, "rm", "-rf", root.toString());
         }
-        double d = Bench.median(spawned);
-        double h = Bench.median(viaRunner);
+        double d = Timing.median(spawned);
+        double h = Timing.median(viaRunner);
         System.out.printf("%d runs, isolation %s, process: sh -c '%s'%n", n, isolation, SCRIPT);
-        System.out.printf("  spawned directly   median %s ms%n", Bench.fmt(d));
-        System.out.printf("  via HarnessRunner  median %s ms%n", Bench.fmt(h));
-        System.out.printf("  overhead           median %s ms   ratio %.1fx%n", Bench.fmt(h - d), h / d);
+        System.out.printf("  spawned directly   median %s ms%n", Timing.fmt(d));
+        System.out.printf("  via HarnessRunner  median %s ms%n", Timing.fmt(h));
+        System.out.printf("  overhead           median %s ms   ratio %.1fx%n", Timing.fmt(h - d), h / d);
         System.out.println("  time between status events (median ms):");
-        phases.forEach((k, v) -> System.out.printf("    %-34s %s%n", k, Bench.fmt(Bench.median(v))));
+        phases.forEach((k, v) -> System.out.printf("    %-34s %s%n", k, Timing.fmt(Timing.median(v))));
     }
 
     private static void spawn(Path dir) throws Exception {

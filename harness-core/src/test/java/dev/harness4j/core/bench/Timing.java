@@ -8,8 +8,8 @@ import java.util.Collections;
 import java.util.List;
 
 /** Helpers shared by the benchmark programs. */
-final class Bench {
-    private Bench() {}
+final class Timing {
+    private Timing() {}
 
     /** Runs a command, failing loudly when it exits non-zero. */
     static void sh(Path dir, String... cmd) {
