@@ -128,7 +128,7 @@ public final class HarnessRunner implements AutoCloseable {
      */
     public RunRecord run(RunSpec spec, String runId) {
         Objects.requireNonNull(spec, "spec");
-        Objects.requireNonNull(runId, "runId");
+        Workspaces.requireValidRunId(runId);
         if (closed.get()) {
             throw new IllegalStateException("this HarnessRunner is closed; build a new one to run " + spec.harness());
         }

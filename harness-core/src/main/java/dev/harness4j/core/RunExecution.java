@@ -93,8 +93,13 @@ final class RunExecution {
             result = HarnessResult.builder(Outcome.BAILED, model).reason("interrupted").build();
         } catch (RuntimeException e) {
             Stage where = stage != null ? stage : Stage.CAPTURE;
-            log.warn("run {} failed at stage {}", runId, where.wireName(), e);
-            fail(where, e.getMessage() != null ? e.getMessage() : e.toString());
+            String message = Redactor.of(secrets).redact(e.getMessage() != null ? e.getMessage() : e.toString());
+            if (message.equals(e.getMessage())) {
+                log.warn("run {} failed at stage {}: {}", runId, where.wireName(), message, e);
+            } else { // the exception's text held a secret: log it redacted, without the stack trace
+                log.warn("run {} failed at stage {}: {} ({})", runId, where.wireName(), message, e.getClass().getName());
+            }
+            fail(where, message);
         }
         return finish(events, eventsFile);
     }

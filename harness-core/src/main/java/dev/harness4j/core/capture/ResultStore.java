@@ -31,7 +31,7 @@ public final class ResultStore {
     public static final String EVENTS = "events.jsonl";
 
     private final Path resultsDir;
-    private final ObjectMapper mapper = Json.newMapper();
+    private final ObjectMapper mapper = dev.harness4j.core.Json.mapper();
     private final ConcurrentMap<Path, Object> locks = new ConcurrentHashMap<>();
 
     public ResultStore(Path stateDir) {

@@ -1,7 +1,12 @@
 package dev.harness4j.core.workspace;
 
 import dev.harness4j.api.GitChanges;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 
 /**
  * Reads what a run changed in its workspace relative to the base commit: HEAD moved, dirty tree
@@ -38,14 +48,22 @@ public final class ChangeCollector {
         Path dir = ws.dir();
         String base = ws.baseline().commit();
         String what = "reading the changes of run " + ws.runId() + " in " + dir;
-        List<String> heads = git.run(dir, List.of("rev-parse", "HEAD", "HEAD^{tree}", "--git-path", "index"))
-                .orThrow(what).out().lines().toList();
-        if (heads.size() < 3) {
-            throw new WorkspaceException(what + ": unexpected git rev-parse output " + heads);
+        String head;
+        String headTree;
+        Path index;
+        // read in-process (JGit): HEAD, its tree and where the index is (linked worktrees included)
+        try (Repository r = new FileRepositoryBuilder().setWorkTree(dir.toFile()).setMustExist(true).build();
+                RevWalk walk = new RevWalk(r)) {
+            ObjectId id = r.resolve(Constants.HEAD);
+            if (id == null) {
+                throw new WorkspaceException(what + ": HEAD names no commit");
+            }
+            head = id.name();
+            headTree = walk.parseCommit(id).getTree().name();
+            index = r.getIndexFile().toPath();
+        } catch (IOException e) {
+            throw new WorkspaceException(what + ": " + e, e);
         }
-        String head = heads.get(0);
-        String headTree = heads.get(1);
-        Path index = dir.resolve(heads.get(2));
         Path snapshotIndex = ws.ioDir().resolve("snapshot.index");
         try {
             if (Files.exists(index)) {
@@ -90,12 +108,66 @@ public final class ChangeCollector {
                 deletions += parseCount(parts[1]);
                 files.add(parts[2]);
             }
-            git.run(dir, Map.of(), patch, concat(List.of("diff"), DIFF_OPTS, List.of(base, tree, "--"))).orThrow(what);
-            git.run(dir, Map.of(), stat, concat(List.of("diff", "--stat=200"), DIFF_OPTS, List.of(base, tree, "--")))
+            // one diff gives both: the stat, a blank line, then the patch from the first "diff --git"
+            Path both = ws.ioDir().resolve("diff-with-stat.txt");
+            git.run(dir, Map.of(), both, concat(List.of("diff", "--stat=200", "--patch"), DIFF_OPTS, List.of(base, tree, "--")))
                     .orThrow(what);
+            split(both, stat, patch);
+            deleteQuietly(both);
         }
         GitChanges changes = new GitChanges(base, head, headMoved, dirty, files, insertions, deletions);
         return new CapturedChanges(changes, tree, patch, stat);
+    }
+
+    /** Splits {@code git diff --stat --patch} output into the stat part and the patch part. */
+    private static void split(Path both, Path stat, Path patch) {
+        byte[] marker = "diff --git ".getBytes(StandardCharsets.US_ASCII);
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(both));
+                OutputStream statOut = Files.newOutputStream(stat);
+                OutputStream patchOut = new BufferedOutputStream(Files.newOutputStream(patch))) {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            int c;
+            boolean inPatch = false;
+            byte[] pendingBlank = null;
+            while (!inPatch && (c = in.read()) >= 0) {
+                line.write(c);
+                if (c != '\n') {
+                    continue;
+                }
+                byte[] l = line.toByteArray();
+                line.reset();
+                if (startsWith(l, marker)) {
+                    patchOut.write(l);
+                    inPatch = true;
+                } else {
+                    if (pendingBlank != null) {
+                        statOut.write(pendingBlank);
+                    }
+                    pendingBlank = l.length == 1 ? l : null; // the blank separator line is dropped
+                    if (pendingBlank == null) {
+                        statOut.write(l);
+                    }
+                }
+            }
+            if (!inPatch) {
+                statOut.write(line.toByteArray());
+            }
+            in.transferTo(patchOut);
+        } catch (IOException e) {
+            throw new WorkspaceException("could not split " + both + " into " + stat + " and " + patch, e);
+        }
+    }
+
+    private static boolean startsWith(byte[] l, byte[] prefix) {
+        if (l.length < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (l[i] != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int parseCount(String s) {

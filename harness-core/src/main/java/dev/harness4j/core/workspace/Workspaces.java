@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -160,6 +161,18 @@ public final class Workspaces {
         return st.stdout().length > 0;
     }
 
+    /**
+     * Checks that a run id is safe as a directory name: {@code [A-Za-z0-9][A-Za-z0-9._-]{0,127}}.
+     *
+     * @throws IllegalArgumentException when it is not
+     */
+    public static String requireValidRunId(String runId) {
+        if (!RUN_ID.matcher(Objects.requireNonNull(runId, "runId")).matches()) {
+            throw new IllegalArgumentException("runId must match " + RUN_ID + ", was '" + runId + "'");
+        }
+        return runId;
+    }
+
     /** {@link #inspect(Path, String)} then {@link #isolate(String, Baseline, Isolation)}. */
     public Workspace isolate(String runId, Path repo, String ref, Isolation isolation) {
         return isolate(runId, inspect(repo, ref), isolation);
@@ -175,9 +188,7 @@ public final class Workspaces {
     public Workspace isolate(String runId, Baseline baseline, Isolation isolation) {
         Objects.requireNonNull(baseline, "baseline");
         Objects.requireNonNull(isolation, "isolation");
-        if (!RUN_ID.matcher(Objects.requireNonNull(runId, "runId")).matches()) {
-            throw new IllegalArgumentException("runId must match " + RUN_ID + ", was '" + runId + "'");
-        }
+        requireValidRunId(runId);
         Path runs = ensureWritableDir(stateDir.resolve("runs"));
         Path runDir = runs.resolve(runId);
         if (Files.exists(runDir)) {
@@ -190,13 +201,7 @@ public final class Workspaces {
             String commit = baseline.commit();
             String target = ws.dir().toString();
             if (isolation == Isolation.CLONE) {
-                git.run(runDir, List.of("clone", "--local", "--no-checkout", "--quiet", baseline.repo().toString(), target))
-                        .orThrow("cloning " + baseline.repo());
-                String branch = baseline.branch();
-                List<String> checkout = branch == null
-                        ? List.of("checkout", "--quiet", "--detach", commit)
-                        : List.of("checkout", "--quiet", "-B", branch, commit);
-                git.run(ws.dir(), checkout).orThrow("checking out " + commit + " in " + target);
+                clone(baseline, ws);
             } else {
                 git.run(baseline.repo(), List.of("worktree", "add", "--detach", "--quiet", target, commit))
                         .orThrow("adding a worktree of " + baseline.repo());
@@ -210,6 +215,39 @@ public final class Workspaces {
                 e.addSuppressed(cleanup);
             }
             throw e;
+        }
+    }
+
+    /**
+     * {@code git clone --local} without hook templates; with the baseline's branch checked out in
+     * the same command when the ref is a branch (checked against the commit resolved earlier, in
+     * case the branch moved since), else a detached checkout of the commit.
+     */
+    private void clone(Baseline baseline, Workspace ws) {
+        String commit = baseline.commit();
+        String target = ws.dir().toString();
+        String what = "cloning " + baseline.repo() + " into " + target;
+        List<String> cmd = new ArrayList<>(List.of("clone", "--local", "--quiet", "--template="));
+        if (baseline.branch() != null) {
+            cmd.addAll(List.of("--branch", baseline.branch()));
+        } else {
+            cmd.add("--no-checkout");
+        }
+        cmd.addAll(List.of(baseline.repo().toString(), target));
+        git.run(ws.runDir(), cmd).orThrow(what);
+        if (baseline.branch() == null) {
+            git.run(ws.dir(), List.of("checkout", "--quiet", "--detach", commit)).orThrow(what);
+        } else if (!commit.equals(headOf(ws.dir()))) {
+            git.run(ws.dir(), List.of("checkout", "--quiet", "-B", baseline.branch(), commit)).orThrow(what);
+        }
+    }
+
+    private static String headOf(Path repo) {
+        try (Repository r = new FileRepositoryBuilder().setWorkTree(repo.toFile()).setMustExist(true).build()) {
+            ObjectId id = r.resolve(Constants.HEAD);
+            return id == null ? null : id.name();
+        } catch (IOException e) {
+            return null;
         }
     }
 

@@ -52,7 +52,9 @@ class ChangeCollectorTest {
             assertThat(g.insertions()).isEqualTo(4);
             assertThat(g.deletions()).isEqualTo(1);
             assertThat(Files.readString(c.patch())).contains("+line two").contains("-line 2").contains("+++ b/added.txt");
-            assertThat(Files.readString(c.diffstat())).contains("2 files changed");
+            assertThat(Files.readString(c.diffstat())).contains("2 files changed").contains("added.txt   | 2 ++")
+                    .doesNotContain("diff --git").doesNotContain("\n\n");
+            assertThat(Files.readString(c.patch())).startsWith("diff --git ").doesNotContain("files changed");
         }
     }
 
