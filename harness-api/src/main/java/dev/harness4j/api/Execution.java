@@ -3,6 +3,7 @@ package dev.harness4j.api;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.Reader;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.charset.CodingErrorAction;
@@ -44,6 +45,9 @@ public record Execution(
         GitChanges changes,
         Duration duration) {
 
+    /** The longest line the line helpers hand over, in chars (4 Mi); longer lines are cut. */
+    public static final int MAX_LINE_CHARS = 4 * 1024 * 1024;
+
     public Execution {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(invocation, "invocation");
@@ -63,7 +67,10 @@ public record Execution(
         return termination.kind() == Termination.Kind.EXITED && exitCode != null && exitCode == 0;
     }
 
-    /** Streams stdout line by line ({@code \r} stripped), whatever its size. */
+    /**
+     * Streams stdout line by line ({@code \r} stripped), whatever its size; a line longer than
+     * {@link #MAX_LINE_CHARS} is cut to that length (the rest of it is skipped).
+     */
     public void forEachStdoutLine(Consumer<String> action) {
         forEachLine(stdout, action);
     }
@@ -95,14 +102,39 @@ public record Execution(
         var decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(Files.newInputStream(file), decoder))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                action.accept(line);
+        try (Reader r = new BufferedReader(new InputStreamReader(Files.newInputStream(file), decoder), 64 * 1024)) {
+            StringBuilder line = new StringBuilder();
+            boolean cut = false;
+            char[] buf = new char[8192];
+            int n;
+            while ((n = r.read(buf)) != -1) {
+                for (int i = 0; i < n; i++) {
+                    char c = buf[i];
+                    if (c == '\n') {
+                        action.accept(stripCr(line));
+                        line.setLength(0);
+                        cut = false;
+                    } else if (line.length() < MAX_LINE_CHARS) {
+                        line.append(c);
+                    } else {
+                        cut = true; // the rest of an over-long line is dropped: memory stays bounded
+                    }
+                }
+            }
+            if (line.length() > 0 || cut) {
+                action.accept(stripCr(line));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("could not read " + file, e);
         }
+    }
+
+    private static String stripCr(StringBuilder line) {
+        int end = line.length();
+        if (end > 0 && line.charAt(end - 1) == '\r') {
+            end--;
+        }
+        return line.substring(0, end);
     }
 
     private static List<String> tail(Path file, int n) {

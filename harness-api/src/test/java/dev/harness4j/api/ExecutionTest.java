@@ -1,0 +1,74 @@
+package dev.harness4j.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ExecutionTest {
+
+    @Test
+    void linesAreStrippedOfCrAndInvalidUtf8IsReplaced(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("out");
+        Files.write(out, new byte[] {'a', '\r', '\n', (byte) 0xff, 'b', '\n', 'c'});
+
+        List<String> lines = new ArrayList<>();
+        execution(dir, out).forEachStdoutLine(lines::add);
+
+        assertThat(lines).containsExactly("a", "\uFFFDb", "c");
+    }
+
+    @Test
+    void anOverLongLineIsCutAndTheNextLineStillArrives(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("out");
+        try (OutputStream os = Files.newOutputStream(out)) {
+            byte[] chunk = "x".repeat(1 << 20).getBytes(StandardCharsets.US_ASCII);
+            for (int i = 0; i < 6; i++) {
+                os.write(chunk); // one 6 MiB line
+            }
+            os.write("\n{\"type\":\"result\"}\n".getBytes(StandardCharsets.US_ASCII));
+        }
+
+        List<Integer> lengths = new ArrayList<>();
+        List<String> last = new ArrayList<>();
+        execution(dir, out).forEachStdoutLine(l -> {
+            lengths.add(l.length());
+            last.add(l.length() < 100 ? l : "");
+        });
+
+        assertThat(lengths).containsExactly(Execution.MAX_LINE_CHARS, 17);
+        assertThat(last.get(1)).isEqualTo("{\"type\":\"result\"}");
+    }
+
+    @Test
+    void tailsReadOnlyTheEnd(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("out");
+        Files.writeString(out, "one\ntwo\nthree\n");
+
+        Execution ex = execution(dir, out);
+
+        assertThat(ex.stdoutTail(2)).containsExactly("two", "three");
+        assertThat(ex.stderrTail(2)).isEmpty();
+        assertThat(ex.stdoutTailText(6)).isEqualTo("three\n");
+    }
+
+    private static Execution execution(Path dir, Path stdout) {
+        ResolvedProvider p = new ResolvedProvider("p", EnumSet.of(ApiStyle.OPENAI), URI.create("http://127.0.0.1:1"),
+                null, AuthScheme.BEARER, "m");
+        HarnessContext ctx = HarnessContext.builder().prompt("x").provider(p).workspace(dir).scratchDir(dir)
+                .executable("sh").build();
+        Invocation inv = Invocation.builder("sh").workingDir(dir).build();
+        return new Execution(ctx, inv, 0, Termination.exited(), stdout, dir.resolve("missing-stderr"),
+                GitChanges.none("abc"), Duration.ofSeconds(1));
+    }
+}
