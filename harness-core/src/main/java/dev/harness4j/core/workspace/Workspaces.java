@@ -107,7 +107,7 @@ public final class Workspaces {
         String effectiveRef;
         String branch = null;
         ObjectId headId;
-        FileRepositoryBuilder rb = new FileRepositoryBuilder().readEnvironment().findGitDir(repo.toFile());
+        FileRepositoryBuilder rb = new FileRepositoryBuilder().findGitDir(repo.toFile());
         if (rb.getGitDir() == null) {
             throw new NotAGitRepositoryException(repo, "no .git directory was found in it or above it");
         }
