@@ -25,7 +25,6 @@ import dev.harness4j.core.workspace.CapturedChanges;
 import dev.harness4j.core.workspace.SafeDelete;
 import dev.harness4j.core.workspace.Workspace;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -39,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * under the baseline's {@code .git/worktrees/} until the workspace is closed ({@code git worktree
  * remove --force}, then {@code git worktree prune} if that failed).
  *
+ * <p>A worktree shares the baseline's object store and refs: objects the harness creates land
+ * in the baseline's object store (unreferenced, so {@code git gc} removes them), and a branch or
+ * tag the harness creates in a worktree is a branch or tag of the baseline. Use the default
+ * {@link Isolation#CLONE} when the harness may create refs.
+ *
  * <p>A dirty baseline is isolated from its committed state; {@link Baseline#dirty()} says so.
  */
 public final class Workspaces {
@@ -107,7 +112,7 @@ public final class Workspaces {
         String effectiveRef;
         String branch = null;
         ObjectId headId;
-        FileRepositoryBuilder rb = new FileRepositoryBuilder().readEnvironment().findGitDir(repo.toFile());
+        FileRepositoryBuilder rb = new FileRepositoryBuilder().findGitDir(repo.toFile());
         if (rb.getGitDir() == null) {
             throw new NotAGitRepositoryException(repo, "no .git directory was found in it or above it");
         }

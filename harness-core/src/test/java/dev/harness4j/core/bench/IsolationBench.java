@@ -4,6 +4,8 @@ import dev.harness4j.api.Isolation;
 import dev.harness4j.core.workspace.Workspace;
 import dev.harness4j.core.workspace.Workspaces;
 import java.io.IOException;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +15,8 @@ import java.util.Map;
 
 /**
  * Isolation cost on a generated repository: {@link Workspaces#isolate} in each mode against
- * {@code git worktree add} and {@code git clone --local} run as commands, side by side (round
+ * {@code git worktree add} and {@code git clone --local} run as commands, and JGit's own clone
+ * (the evidence for making checkouts with the git binary), side by side (round
  * robin, so load drifts hit every contender alike), once with loose objects (as freshly
  * committed) and once packed ({@code git gc}). Args: {@code [files=20000] [rounds=5]}.
  *
@@ -43,7 +46,8 @@ public final class IsolationBench {
     private static void measure(String label, Path root, Path repo, int rounds) throws IOException {
         Workspaces ws = Workspaces.builder().stateDir(root.resolve("state")).build();
         Map<String, List<Double>> times = new LinkedHashMap<>();
-        for (String k : List.of("git worktree add", "git clone --local", "Workspaces CLONE", "Workspaces WORKTREE")) {
+        for (String k : List.of("git worktree add", "git clone --local", "Workspaces CLONE", "Workspaces WORKTREE",
+                "JGit clone (in-process)")) {
             times.put(k, new ArrayList<>());
         }
         for (int r = -1; r < rounds; r++) { // round -1 warms the JVM and the page cache
@@ -65,7 +69,17 @@ public final class IsolationBench {
             Workspace w = ws.isolate("bench-w" + (r + 1), repo, null, Isolation.WORKTREE);
             long t7 = System.nanoTime();
             w.close();
+            Path jg = root.resolve("jgit-clone-" + r);
+            long t8 = System.nanoTime();
+            try {
+                Git.cloneRepository().setURI(repo.toUri().toString()).setDirectory(jg.toFile()).call().close();
+            } catch (GitAPIException e) {
+                throw new IllegalStateException(e);
+            }
+            long t9 = System.nanoTime();
+            Timing.sh(root, "rm", "-rf", jg.toString());
             if (r >= 0) {
+                times.get("JGit clone (in-process)").add(Timing.ms(t9 - t8));
                 times.get("git worktree add").add(Timing.ms(t1 - t0));
                 times.get("git clone --local").add(Timing.ms(t3 - t2));
                 times.get("Workspaces CLONE").add(Timing.ms(t5 - t4));
@@ -74,7 +88,7 @@ public final class IsolationBench {
         }
         double ref = Timing.median(times.get("git worktree add"));
         System.out.printf("%n%s, %d rounds (median ms, ratio to git worktree add):%n", label, rounds);
-        times.forEach((k, v) -> System.out.printf("  %-22s %s ms  %5.2fx   all: %s%n", k, Timing.fmt(Timing.median(v)),
+        times.forEach((k, v) -> System.out.printf("  %-24s %s ms  %5.2fx   all: %s%n", k, Timing.fmt(Timing.median(v)),
                 Timing.median(v) / ref, v.stream().map(x -> String.format(java.util.Locale.ROOT, "%.0f", x)).toList()));
     }
 
