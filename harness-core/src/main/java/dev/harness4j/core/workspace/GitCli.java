@@ -94,20 +94,23 @@ final class GitCli {
         }
         try {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            Thread errDrain = new Thread(() -> drain(p.getErrorStream(), err, MAX_ERR), "harness4j-git-stderr");
-            errDrain.setDaemon(true);
-            errDrain.start();
-            byte[] out = new byte[0];
-            if (stdoutFile == null) {
-                ByteArrayOutputStream o = new ByteArrayOutputStream();
-                drain(p.getInputStream(), o, Integer.MAX_VALUE);
-                out = o.toByteArray();
-            }
+            Thread errDrain = drainer(p.getErrorStream(), err, MAX_ERR, "harness4j-git-stderr");
+            ByteArrayOutputStream o = new ByteArrayOutputStream();
+            Thread outDrain = stdoutFile == null ? drainer(p.getInputStream(), o, Integer.MAX_VALUE, "harness4j-git-stdout") : null;
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                killTree(p);
                 throw new WorkspaceException("`" + String.join(" ", cmd) + "` did not finish within "
-                        + timeout.toSeconds() + " s");
+                        + describe(timeout) + " and was killed; check the remote or the repository (a stalled"
+                        + " network or a lock), or raise the git timeout");
+            }
+            if (outDrain != null) {
+                outDrain.join(timeout.toMillis());
             }
             errDrain.join(timeout.toMillis());
+            byte[] out;
+            synchronized (o) {
+                out = o.toByteArray();
+            }
             String errText;
             synchronized (err) {
                 errText = err.toString(StandardCharsets.UTF_8);
@@ -118,9 +121,27 @@ final class GitCli {
             throw new WorkspaceException("interrupted while running `" + String.join(" ", cmd) + "`", ex);
         } finally {
             if (p.isAlive()) {
-                p.destroyForcibly();
+                killTree(p);
             }
         }
+    }
+
+    private static Thread drainer(InputStream in, ByteArrayOutputStream sink, int max, String name) {
+        Thread t = new Thread(() -> drain(in, sink, max), name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Kills git and every process it started (a push runs ssh or a remote helper). */
+    private static void killTree(Process p) {
+        List<ProcessHandle> descendants = p.descendants().toList();
+        p.destroyForcibly();
+        descendants.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    private static String describe(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
     private static void drain(InputStream in, ByteArrayOutputStream sink, int max) {
