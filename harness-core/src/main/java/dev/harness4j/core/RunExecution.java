@@ -21,6 +21,7 @@ import dev.harness4j.core.process.ProcessOutcome;
 import dev.harness4j.core.process.ProcessRequest;
 import dev.harness4j.core.workspace.Baseline;
 import dev.harness4j.core.workspace.BranchPush;
+import dev.harness4j.core.workspace.BranchPusher;
 import dev.harness4j.core.workspace.CapturedChanges;
 import dev.harness4j.core.workspace.SafeDelete;
 import dev.harness4j.core.workspace.Workspace;
@@ -73,6 +74,9 @@ final class RunExecution {
         this.bailed = bailed;
         this.model = spec.model() != null ? spec.model() : provider.model();
         provider.secretValue().ifPresent(s -> secrets.add(s.reveal()));
+        if (runner.pushBranches) { // a token in the remote's URL must not reach the results
+            secrets.addAll(BranchPusher.remoteCredentials(baseline.repo()));
+        }
         if (baseline.dirty()) {
             notes.add(baseline.dirtyNote());
         }

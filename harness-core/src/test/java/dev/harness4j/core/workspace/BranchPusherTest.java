@@ -98,4 +98,32 @@ class BranchPusherTest {
             assertThat(p.error()).contains("no-such-remote.git");
         }
     }
+
+    @Test
+    void aTokenInTheRemoteUrlNeverAppearsInThePushError() throws Exception {
+        Path base = repo(tmp.resolve("base"));
+        git(base, "remote", "add", "origin", "https://x-access-token:ghs_T0kenValue42@127.0.0.1:1/owner/repo.git");
+        Workspaces w = workspaces();
+        try (Workspace ws = w.isolate("run-t", base, null, Isolation.CLONE)) {
+            CapturedChanges c = new ChangeCollector(w).collect(ws);
+            BranchPush p = new BranchPusher(w, BranchPusher.DEFAULT_PUSH_TIMEOUT).push(ws, c, "h__m").orElseThrow();
+            assertThat(p.pushed()).isFalse();
+            assertThat(p.error()).contains("https://127.0.0.1:1/owner/repo.git")
+                    .doesNotContain("ghs_T0kenValue42").doesNotContain("x-access-token");
+        }
+        assertThat(BranchPusher.remoteCredentials(base)).containsExactly("ghs_T0kenValue42");
+    }
+
+    @Test
+    void userInfoIsStrippedFromSchemeAndScpLikeUrls() {
+        assertThat(BranchPusher.withoutUserInfo("https://u:p%40ss@host/x.git")).isEqualTo("https://host/x.git");
+        assertThat(BranchPusher.withoutUserInfo("ssh://git@host:22/x.git")).isEqualTo("ssh://host:22/x.git");
+        assertThat(BranchPusher.withoutUserInfo("user:pass@host:x.git")).isEqualTo("host:x.git");
+        assertThat(BranchPusher.withoutUserInfo("git@github.com:o/r.git")).isEqualTo("github.com:o/r.git");
+        assertThat(BranchPusher.withoutUserInfo("/srv/git/r.git")).isEqualTo("/srv/git/r.git");
+        assertThat(BranchPusher.credentialsIn("https://u:p%40ss@host/x.git")).containsExactlyInAnyOrder("p%40ss", "p@ss");
+        assertThat(BranchPusher.credentialsIn("https://ghp_tokenAsUser@host/x.git")).containsExactly("ghp_tokenAsUser");
+        assertThat(BranchPusher.credentialsIn("ssh://git@host/x.git")).isEmpty();
+        assertThat(BranchPusher.credentialsIn("git@github.com:o/r.git")).isEmpty();
+    }
 }
