@@ -103,6 +103,18 @@ final class RunExecution {
                 log.warn("run {} failed at stage {}: {} ({})", runId, where.wireName(), message, e.getClass().getName());
             }
             fail(where, message);
+        } catch (Error e) { // LinkageError, StackOverflowError, OOM from an adapter: still a result, then rethrow
+            Stage where = stage != null ? stage : Stage.CAPTURE;
+            try {
+                String message = Redactor.of(secrets).redact(e.toString());
+                log.error("run {} failed at stage {} with {}", runId, where.wireName(), message);
+                fail(where, message);
+                finish(events, eventsFile);
+            } catch (Throwable t) {
+                e.addSuppressed(t);
+                cleanup(eventsFile, null);
+            }
+            throw e;
         }
         return finish(events, eventsFile);
     }

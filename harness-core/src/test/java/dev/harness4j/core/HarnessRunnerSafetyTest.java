@@ -3,9 +3,18 @@ package dev.harness4j.core;
 import static dev.harness4j.core.GitFixture.git;
 import static dev.harness4j.core.GitFixture.repo;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.harness4j.api.CompletionMode;
+import dev.harness4j.api.Execution;
+import dev.harness4j.api.Harness;
+import dev.harness4j.api.HarnessContext;
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.InstallInfo;
+import dev.harness4j.api.Invocation;
+import dev.harness4j.api.Isolation;
 import dev.harness4j.api.RunSpec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +24,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The run engine's defences: secrets in remotes, isolation from the baseline's refs, bad run ids, errors. */
 class HarnessRunnerSafetyTest {
@@ -63,5 +74,37 @@ class HarnessRunnerSafetyTest {
         assertThat(r.branch().pushed()).isFalse();
         assertThat(meta(r).at("/branch/error").asText()).contains("https://127.0.0.1:1/o/r.git");
         assertThat(allResultText(tmp.resolve("state/results"))).doesNotContain("ghs_RunT0ken77").contains("token is ***");
+    }
+
+    /** Runs like {@link ShellHarness} but its interpret throws the given Error. */
+    static final class ErrorHarness implements Harness {
+        private final ShellHarness shell = new ShellHarness();
+
+        @Override public String id() { return "err-test"; }
+        @Override public CompletionMode completionMode() { return CompletionMode.OPAQUE; }
+        @Override public InstallInfo installInfo() { return shell.installInfo(); }
+        @Override public Invocation prepare(HarnessContext ctx) { return shell.prepare(ctx); }
+        @Override public HarnessResult interpret(Execution ex) {
+            throw new NoClassDefFoundError("com/example/MissingParser");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Isolation.class)
+    void anErrorThrownByInterpretStillWritesTheResultCleansUpAndIsRethrown(Isolation mode) throws Exception {
+        try (HarnessRunner r = HarnessRunner.builder().stateDir(tmp.resolve("state"))
+                .registry(HarnessRegistry.builder().add(new ErrorHarness()).build())
+                .providers(ShellHarness.provider()).build()) {
+            RunSpec s = RunSpec.builder("err-test", "local").model("m1").prompt("p").baseline(base)
+                    .option("script", "echo w > w.txt").isolation(mode).build();
+            assertThatThrownBy(() -> r.run(s, "run-err")).isInstanceOf(NoClassDefFoundError.class);
+        }
+        JsonNode m = new ObjectMapper().readTree(tmp.resolve("state/results/err-test__m1/meta.json").toFile());
+        assertThat(m.get("run_id").asText()).isEqualTo("run-err");
+        assertThat(m.get("outcome").asText()).isEqualTo("error");
+        assertThat(m.get("stage").asText()).isEqualTo("capture");
+        assertThat(m.get("reason").asText()).contains("NoClassDefFoundError").contains("com/example/MissingParser");
+        assertThat(tmp.resolve("state/runs")).isEmptyDirectory();
+        assertThat(git(base, "worktree", "list", "--porcelain")).doesNotContain("run-err");
     }
 }
