@@ -124,11 +124,13 @@ public final class HarnessRunner implements AutoCloseable {
      * @throws dev.harness4j.core.workspace.UnknownRefException for a ref that names no commit
      * @throws dev.harness4j.core.workspace.StateDirNotWritableException when the state dir
      *     cannot be written
+     * @throws IllegalArgumentException when the run id does not match the pattern (e.g.
+     *     {@code ../x}), before any file is created
      * @throws IllegalStateException when this runner is closed
      */
     public RunRecord run(RunSpec spec, String runId) {
+        Workspaces.requireValidRunId(runId); // first: the id becomes a path, nothing may be created before
         Objects.requireNonNull(spec, "spec");
-        Workspaces.requireValidRunId(runId);
         if (closed.get()) {
             throw new IllegalStateException("this HarnessRunner is closed; build a new one to run " + spec.harness());
         }

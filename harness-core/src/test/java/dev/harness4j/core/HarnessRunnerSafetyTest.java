@@ -57,6 +57,12 @@ class HarnessRunnerSafetyTest {
         return new ObjectMapper().readTree(r.metaFile().toFile());
     }
 
+    private static String listing(Path dir) throws Exception {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return String.join("\n", files.map(Path::toString).sorted().toList());
+        }
+    }
+
     private static String allResultText(Path dir) throws Exception {
         StringBuilder sb = new StringBuilder();
         try (Stream<Path> files = Files.walk(dir)) {
@@ -106,5 +112,21 @@ class HarnessRunnerSafetyTest {
         assertThat(m.get("reason").asText()).contains("NoClassDefFoundError").contains("com/example/MissingParser");
         assertThat(tmp.resolve("state/runs")).isEmptyDirectory();
         assertThat(git(base, "worktree", "list", "--porcelain")).doesNotContain("run-err");
+    }
+
+    @Test
+    void aRunIdThatIsNoPlainNameIsRejectedBeforeAnyFileIsCreated() throws Exception {
+        Path state = tmp.resolve("fresh-state");
+        try (HarnessRunner r = HarnessRunner.builder().stateDir(state)
+                .registry(HarnessRegistry.builder().add(new ShellHarness()).build())
+                .providers(ShellHarness.provider()).build()) {
+            String before = listing(tmp);
+            for (String bad : new String[] {"../../x", "a/b", ".hidden", ""}) {
+                assertThatThrownBy(() -> r.run(spec("echo x > x.txt").build(), bad))
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("runId");
+            }
+            assertThat(listing(tmp)).isEqualTo(before);
+        }
+        assertThat(tmp.resolve("x")).doesNotExist();
     }
 }
