@@ -129,4 +129,22 @@ class HarnessRunnerSafetyTest {
         }
         assertThat(tmp.resolve("x")).doesNotExist();
     }
+
+    @Test
+    void anAgentCannotPushToTheBaselineFromACloneButCanFetchAndTheResultBranchIsStillPushed() throws Exception {
+        Path remote = Files.createDirectories(tmp.resolve("remote.git"));
+        git(remote, "init", "-q", "--bare");
+        git(base, "remote", "add", "origin", remote.toString());
+        String refsBefore = git(base, "for-each-ref");
+        RunRecord r = runner.run(spec("echo e > e.txt && git add -A && git commit -qm evil"
+                + " && { git push origin HEAD:refs/heads/evil && echo PUSHED || echo push-refused; }"
+                + " && { git push origin --tags && echo TAGS-PUSHED || echo tags-refused; }"
+                + " && git fetch -q origin && echo fetched").isolation(Isolation.CLONE).build());
+        String transcript = Files.readString(r.resultDir().resolve("transcript.log"));
+        assertThat(transcript).contains("push-refused").contains("no-push-from-a-run").contains("fetched")
+                .doesNotContain("PUSHED");
+        assertThat(git(base, "for-each-ref")).isEqualTo(refsBefore).doesNotContain("evil");
+        assertThat(r.branch().pushed()).isTrue();
+        assertThat(git(remote, "show", "harnesstests/sh-test__m1:e.txt")).isEqualTo("e");
+    }
 }
