@@ -6,6 +6,7 @@ import dev.harness4j.api.ProviderNotResolvableException;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.bench.AutonomyPreamble;
 import dev.harness4j.core.capture.ResultStore;
 import dev.harness4j.core.process.ProcessSupervisor;
 import dev.harness4j.core.workspace.BranchPusher;
@@ -66,6 +67,7 @@ public final class HarnessRunner implements AutoCloseable {
     final HarnessListener listener;
     final Map<String, String> environment;
     final boolean pushBranches;
+    final boolean autonomyPreamble;
     final Workspaces workspaces;
     final ChangeCollector changes;
     final BranchPusher pusher;
@@ -83,6 +85,7 @@ public final class HarnessRunner implements AutoCloseable {
         this.listener = b.listener;
         this.environment = Map.copyOf(b.environment != null ? b.environment : System.getenv());
         this.pushBranches = b.pushBranches;
+        this.autonomyPreamble = b.autonomyPreamble;
         this.workspaces = Workspaces.builder().stateDir(b.stateDir).gitExecutable(b.gitExecutable).build();
         this.changes = new ChangeCollector(workspaces);
         this.pusher = new BranchPusher(workspaces, b.pushTimeout);
@@ -145,7 +148,8 @@ public final class HarnessRunner implements AutoCloseable {
             workspaces.ensureWritableDir(workspaces.stateDir().resolve("runs"));
             workspaces.ensureWritableDir(store.resultsDir());
             var baseline = workspaces.inspect(spec.baseline(), spec.ref());
-            return new RunExecution(this, runId, spec, harness, executable, provider, baseline, bailed).execute();
+            RunSpec framed = autonomyPreamble ? spec.withPrompt(AutonomyPreamble.frame(spec.prompt())) : spec;
+            return new RunExecution(this, runId, framed, harness, executable, provider, baseline, bailed).execute();
         } finally {
             preparing.remove(runId, bailed);
         }
@@ -224,6 +228,7 @@ public final class HarnessRunner implements AutoCloseable {
         private Map<String, String> environment;
         private String gitExecutable = "git";
         private boolean pushBranches = true;
+        private boolean autonomyPreamble = true;
 
         private Builder() {}
 
@@ -274,6 +279,15 @@ public final class HarnessRunner implements AutoCloseable {
         /** Whether results are pushed to {@code harnesstests/<combo>} when the baseline has a remote; default true. */
         public Builder pushBranches(boolean value) {
             this.pushBranches = value;
+            return this;
+        }
+
+        /**
+         * Whether every prompt is framed by the {@link AutonomyPreamble} (a headless run has no one
+         * to answer questions) before the adapter sees it; idempotent; default true.
+         */
+        public Builder autonomyPreamble(boolean value) {
+            this.autonomyPreamble = value;
             return this;
         }
 

@@ -147,4 +147,18 @@ class HarnessRunnerSafetyTest {
         assertThat(r.branch().pushed()).isTrue();
         assertThat(git(remote, "show", "harnesstests/sh-test__m1:e.txt")).isEqualTo("e");
     }
+
+    @Test
+    void thePromptIsFramedByTheAutonomyPreambleByDefaultAndNotWhenSwitchedOff() throws Exception {
+        RunRecord framed = runner.run(spec("echo \"$PROMPT\"").prompt("Create hello.txt").build());
+        assertThat(Files.readString(framed.resultDir().resolve("transcript.log")))
+                .contains("You are running headless", "Task:", "Create hello.txt");
+        try (HarnessRunner plain = HarnessRunner.builder().stateDir(tmp.resolve("state2")).autonomyPreamble(false)
+                .registry(HarnessRegistry.builder().add(new ShellHarness()).build())
+                .providers(ShellHarness.provider()).build()) {
+            RunRecord r = plain.run(spec("echo \"[$PROMPT]\"").prompt("Create hello.txt").build());
+            assertThat(Files.readString(r.resultDir().resolve("transcript.log")))
+                    .contains("[Create hello.txt]").doesNotContain("You are running headless");
+        }
+    }
 }

@@ -44,6 +44,7 @@ public final class ShellHarness implements Harness {
                 .env("GIT_AUTHOR_NAME", "Agent").env("GIT_AUTHOR_EMAIL", "agent@example.com")
                 .env("GIT_COMMITTER_NAME", "Agent").env("GIT_COMMITTER_EMAIL", "agent@example.com")
                 .env("SCRATCH", ctx.scratchDir().toString())
+                .env("PROMPT", ctx.prompt())
                 .file("config.json", "{\"model\":\"" + ctx.model() + "\"}");
         ctx.provider().secretValue().ifPresent(s -> b.secretEnv("TEST_KEY", s.reveal()));
         ctx.option("extra-secret").ifPresent(s -> b.secretEnv("EXTRA_SECRET", s));

@@ -9,6 +9,7 @@ import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.Outcomes;
+import dev.harness4j.core.bench.AutonomyPreamble;
 import java.util.List;
 
 /**
@@ -57,10 +58,12 @@ public final class FakeHarness implements Harness {
 
     @Override
     public Invocation prepare(HarnessContext ctx) {
+        String prompt = AutonomyPreamble.isFramed(ctx.prompt()) // the runner frames prompts by default
+                ? ctx.prompt().substring(AutonomyPreamble.TEXT.length()) : ctx.prompt();
         FakeScript script = ctx.option(SCRIPT_OPTION).map(FakeScript::decode)
-                .orElseGet(() -> FakeScript.isScript(ctx.prompt())
-                        ? FakeScript.decode(ctx.prompt())
-                        : FakeScript.builder().print(ctx.prompt()).build());
+                .orElseGet(() -> FakeScript.isScript(prompt)
+                        ? FakeScript.decode(prompt)
+                        : FakeScript.builder().print(prompt.strip()).build());
         Invocation.Builder b = Invocation.builder(ctx.executable(), ctx.scratchDir().resolve(SCRIPT_FILE).toString())
                 .file(SCRIPT_FILE, script.toShell())
                 .env("FAKE_MODEL", ctx.model())
