@@ -59,6 +59,9 @@ public final class HarnessRunner implements AutoCloseable {
     /** How long pushing a result branch may take: 2 minutes. */
     public static final Duration DEFAULT_PUSH_TIMEOUT = BranchPusher.DEFAULT_PUSH_TIMEOUT;
 
+    /** How long an adapter's login probe may run before the login is recorded as unknown: 20 s. */
+    public static final Duration DEFAULT_LOGIN_TIMEOUT = Duration.ofSeconds(20);
+
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     final HarnessRegistry registry;
@@ -68,6 +71,8 @@ public final class HarnessRunner implements AutoCloseable {
     final Map<String, String> environment;
     final boolean pushBranches;
     final boolean autonomyPreamble;
+    final boolean loginProbe;
+    final Duration loginTimeout;
     final Workspaces workspaces;
     final ChangeCollector changes;
     final BranchPusher pusher;
@@ -86,6 +91,8 @@ public final class HarnessRunner implements AutoCloseable {
         this.environment = Map.copyOf(b.environment != null ? b.environment : System.getenv());
         this.pushBranches = b.pushBranches;
         this.autonomyPreamble = b.autonomyPreamble;
+        this.loginProbe = b.loginProbe;
+        this.loginTimeout = b.loginTimeout;
         this.workspaces = Workspaces.builder().stateDir(b.stateDir).gitExecutable(b.gitExecutable).build();
         this.changes = new ChangeCollector(workspaces);
         this.pusher = new BranchPusher(workspaces, b.pushTimeout);
@@ -229,6 +236,8 @@ public final class HarnessRunner implements AutoCloseable {
         private String gitExecutable = "git";
         private boolean pushBranches = true;
         private boolean autonomyPreamble = true;
+        private boolean loginProbe = true;
+        private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
 
         private Builder() {}
 
@@ -288,6 +297,22 @@ public final class HarnessRunner implements AutoCloseable {
          */
         public Builder autonomyPreamble(boolean value) {
             this.autonomyPreamble = value;
+            return this;
+        }
+
+        /**
+         * Whether the adapter's login probe (when it has one) runs before the main process, its
+         * answer going to {@code meta.json}'s {@code login}; a failed probe never fails the run;
+         * default true.
+         */
+        public Builder loginProbe(boolean value) {
+            this.loginProbe = value;
+            return this;
+        }
+
+        /** The login probe's max runtime; default {@link #DEFAULT_LOGIN_TIMEOUT}. */
+        public Builder loginTimeout(Duration value) {
+            this.loginTimeout = requirePositive(value, "loginTimeout");
             return this;
         }
 

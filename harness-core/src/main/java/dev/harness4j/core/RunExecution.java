@@ -62,6 +62,7 @@ final class RunExecution {
     private CapturedChanges captured;
     private HarnessResult result;
     private BranchPush branch;
+    private Login login = Login.unknown();
 
     RunExecution(HarnessRunner runner, String runId, RunSpec spec, Harness harness, Path executable,
             ResolvedProvider provider, Baseline baseline, AtomicBoolean bailed) {
@@ -137,6 +138,12 @@ final class RunExecution {
         if (bailedBeforeStart()) {
             return;
         }
+        if (runner.loginProbe) {
+            login = probeLogin(ctx);
+            if (bailedBeforeStart()) {
+                return;
+            }
+        }
         stage = Stage.RUN;
         status(events, HarnessEvent.Status.RUNNING, null);
         Path io = ws.ioDir();
@@ -165,6 +172,47 @@ final class RunExecution {
         }
         if (runner.pushBranches) {
             branch = runner.pusher.push(ws, captured, ResultStore.combo(harness.id(), model)).orElse(null);
+        }
+    }
+
+    /**
+     * Asks the CLI whether it is logged in, through the supervisor, in the scratch dir, within
+     * {@link HarnessRunner#DEFAULT_LOGIN_TIMEOUT}; any failure or timeout is {@link Login#unknown()}.
+     */
+    private Login probeLogin(HarnessContext ctx) throws InterruptedException {
+        try {
+            var probe = harness.loginProbe(ctx);
+            if (probe.isEmpty()) {
+                return Login.unknown();
+            }
+            Invocation inv = probe.get();
+            secrets.addAll(inv.secretValues());
+            Path io = ws.ioDir();
+            ProcessOutcome o = runner.supervisor.run(ProcessRequest.builder(runId, inv, ws.scratchDir())
+                    .baseEnvironment(runner.environment)
+                    .stdoutFile(io.resolve("login-stdout.log"))
+                    .stderrFile(io.resolve("login-stderr.log"))
+                    .transcriptFile(io.resolve("login-transcript.log"))
+                    .limits(new dev.harness4j.api.Limits(null, runner.loginTimeout, null))
+                    .secrets(secrets)
+                    .build());
+            if (o.termination().kind() == Termination.Kind.BAILED) {
+                bailed.set(true); // a bail that stopped the probe stops the run
+            }
+            if (o.termination().kind() != Termination.Kind.EXITED) {
+                log.info("run {}: login probe of {} ended {}; login unknown", runId, harness.id(), o.termination());
+                return Login.unknown();
+            }
+            Login l = harness.interpretLogin(new Execution(ctx, inv, o.exitCode(), o.termination(),
+                    io.resolve("login-stdout.log"), io.resolve("login-stderr.log"),
+                    GitChanges.none(baseline.commit()), o.duration()));
+            return l != null ? l : Login.unknown();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            log.info("run {}: login probe of {} failed ({}); login unknown", runId, harness.id(),
+                    Redactor.of(secrets).redact(String.valueOf(e.getMessage())));
+            return Login.unknown();
         }
     }
 
@@ -197,7 +245,7 @@ final class RunExecution {
         RunRecord record = new RunRecord(runId, spec, provider.name(), model, baseline,
                 changes != null ? changes.headCommit() : null, result, stage,
                 outcome != null ? outcome.exitCode() : null, outcome != null ? outcome.termination() : null,
-                startedAt, Instant.now(), changes, Login.unknown(), branch, notes, resultDir);
+                startedAt, Instant.now(), changes, login, branch, notes, resultDir);
         RuntimeException failure = null;
         try {
             if (events != null) {

@@ -110,7 +110,7 @@ class HarnessRunnerTest {
         assertThat(m.at("/tokens/source").isNull()).isTrue();
         assertThat(m.get("cost").isNull()).isTrue();
         assertThat(m.at("/served_model/verdict").asText()).isEqualTo("unmeasured");
-        assertThat(m.at("/login/status").asText()).isEqualTo("unknown");
+        assertThat(m.at("/login/status").asText()).isEqualTo("unknown"); // ShellHarness has no probe: LoginProbeTest
         assertThat(m.get("branch").isNull()).isTrue();
         assertThat(m.get("duration_ms").asLong()).isGreaterThanOrEqualTo(0);
         assertThat(tmp.resolve("state/runs")).isEmptyDirectory();
