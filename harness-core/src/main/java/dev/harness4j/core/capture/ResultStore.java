@@ -4,19 +4,28 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.core.RunRecord;
 import java.io.IOException;
+import dev.harness4j.core.workspace.SafeDelete;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes run results to {@code <stateDir>/results/<harness>__<sanitised model>/}: {@code
  * meta.json}, {@code diff.patch}, {@code diffstat.txt}, {@code transcript.log} and {@code
- * events.jsonl}. Each file is written atomically (temp file + rename in the same directory);
- * {@code meta.json} is written last, so a new meta means the other files are complete. Secret
- * values go through a {@link Redactor} first. Thread-safe: two runs of the same combination
- * write one after the other.
+ * events.jsonl}. All five are written into a fresh sibling {@code results/.tmp-<runId>}, which
+ * then replaces the combo's dir by renames ({@code .old-<runId>} aside, the new one in, the old
+ * deleted): a reader sees the old set or the new set, never a mix (the dir is absent for the
+ * moment between the two renames; readers retry, and skip dot-dirs). Secret values go through a
+ * {@link Redactor} first. Thread-safe, also across runners and JVMs sharing a state dir: the last
+ * writer of a combo wins with a whole set.
  *
  * <pre>{@code
  * ResultStore store = new ResultStore(stateDir);
@@ -29,6 +38,11 @@ public final class ResultStore {
     public static final String DIFFSTAT = "diffstat.txt";
     public static final String TRANSCRIPT = "transcript.log";
     public static final String EVENTS = "events.jsonl";
+
+    /** How often a writer tries to swap its result in while other writers of the combo race it. */
+    private static final int MAX_SWAP_ATTEMPTS = 50;
+
+    private static final Logger log = LoggerFactory.getLogger(ResultStore.class);
 
     private final Path resultsDir;
     private final ObjectMapper mapper = dev.harness4j.core.Json.mapper();
@@ -97,20 +111,70 @@ public final class ResultStore {
             throw new IllegalArgumentException("result dir " + dir + " is not below " + resultsDir);
         }
         synchronized (locks.computeIfAbsent(dir, d -> new Object())) {
+            Path tmp = resultsDir.resolve(".tmp-" + record.runId());
             try {
-                Files.createDirectories(dir);
-                AtomicFiles.copyRedacted(files.patch(), dir.resolve(PATCH), redactor);
-                AtomicFiles.copyRedacted(files.diffstat(), dir.resolve(DIFFSTAT), redactor);
-                AtomicFiles.copyRedacted(files.transcript(), dir.resolve(TRANSCRIPT), redactor);
-                AtomicFiles.copyRedacted(files.events(), dir.resolve(EVENTS), redactor);
+                Files.createDirectories(resultsDir);
+                if (Files.exists(tmp, LinkOption.NOFOLLOW_LINKS)) {
+                    SafeDelete.deleteBelow(resultsDir, tmp); // left by a crashed writer of this run
+                }
+                Files.createDirectory(tmp);
+                AtomicFiles.copyRedacted(files.patch(), tmp.resolve(PATCH), redactor);
+                AtomicFiles.copyRedacted(files.diffstat(), tmp.resolve(DIFFSTAT), redactor);
+                AtomicFiles.copyRedacted(files.transcript(), tmp.resolve(TRANSCRIPT), redactor);
+                AtomicFiles.copyRedacted(files.events(), tmp.resolve(EVENTS), redactor);
                 String meta = mapper.writerWithDefaultPrettyPrinter()
                         .writeValueAsString(MetaJson.of(mapper, record, redactor));
-                AtomicFiles.writeString(dir.resolve(META), meta + "\n");
+                AtomicFiles.writeString(tmp.resolve(META), meta + "\n");
+                swapIn(tmp, dir, record.runId());
             } catch (IOException e) {
+                deleteQuietly(tmp);
                 throw new HarnessException("could not write the result of run " + record.runId() + " to " + dir
                         + ": " + e + "; check that the state dir is writable and the disk not full", e);
             }
         }
         return dir;
+    }
+
+    /**
+     * Puts the complete new result dir in place of the old one: the old dir is renamed aside,
+     * the new one renamed in, then the old one deleted. Another writer (another runner or JVM)
+     * may land its dir in between: then this one moves that aside and tries again, so the last
+     * writer wins with a whole set of files.
+     */
+    private void swapIn(Path tmp, Path dir, String runId) throws IOException {
+        Path old = resultsDir.resolve(".old-" + runId);
+        for (int attempt = 1; ; attempt++) {
+            boolean movedAside = false;
+            try {
+                Files.move(dir, old);
+                movedAside = true;
+            } catch (NoSuchFileException e) {
+                // first result of this combo, or another writer has it aside right now
+            }
+            try {
+                Files.move(tmp, dir);
+                if (movedAside) {
+                    deleteQuietly(old);
+                }
+                return;
+            } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
+                if (movedAside) {
+                    deleteQuietly(old); // superseded by the other writer's result
+                }
+                if (attempt >= MAX_SWAP_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void deleteQuietly(Path p) {
+        try {
+            if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                SafeDelete.deleteBelow(resultsDir, p);
+            }
+        } catch (RuntimeException e) {
+            log.warn("could not remove {}; it is ignored by readers (a dot-dir)", p, e);
+        }
     }
 }

@@ -89,13 +89,83 @@ class ResultStoreTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    void concurrentWritersOfOneComboNeverShowAMixedOrMetaLessDirAndEndWithAWholeSet() throws Exception {
+        Path io = Files.createDirectories(tmp.resolve("io"));
+        Path state = tmp.resolve("state");
+        Path dir = new ResultStore(state).dirFor("h", "gemma4:31b");
+        int writers = 4;
+        int rounds = 15;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        List<String> problems = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger consistentReads = new java.util.concurrent.atomic.AtomicInteger();
+        Thread reader = new Thread(() -> {
+            while (!done.get()) {
+                try (Stream<Path> s = Files.list(dir)) {
+                    List<String> names = s.map(f -> f.getFileName().toString()).toList();
+                    if (!names.contains("meta.json")) {
+                        problems.add("listing without meta.json: " + names);
+                    }
+                    String before = runIdIn(dir);
+                    String transcript = Files.readString(dir.resolve("transcript.log")).strip();
+                    if (before.equals(runIdIn(dir))) {
+                        consistentReads.incrementAndGet();
+                        if (!transcript.equals("transcript of " + before)) {
+                            problems.add("meta of " + before + " next to '" + transcript + "'");
+                        }
+                    }
+                } catch (java.nio.file.NoSuchFileException e) {
+                    // between the two renames of a swap (or before the first write): read again
+                } catch (Exception e) {
+                    problems.add(e.toString());
+                }
+            }
+        });
+        reader.start();
+        List<java.util.concurrent.Future<?>> futures = new java.util.ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            int id = w;
+            futures.add(pool.submit(() -> {
+                ResultStore store = new ResultStore(state); // one store per writer: no shared lock, as across JVMs
+                for (int i = 0; i < rounds; i++) {
+                    String runId = "run-" + id + "-" + i;
+                    Path t = Files.writeString(io.resolve(runId + ".log"), "transcript of " + runId + "\n");
+                    store.write(record(dir, null, runId), new ResultStore.RunFiles(null, null, t, null), Redactor.NONE);
+                }
+                return null;
+            }));
+        }
+        for (var f : futures) {
+            f.get(2, java.util.concurrent.TimeUnit.MINUTES);
+        }
+        done.set(true);
+        reader.join();
+        pool.shutdown();
+        assertThat(problems).isEmpty();
+        assertThat(consistentReads.get()).isPositive();
+        String last = runIdIn(dir);
+        assertThat(Files.readString(dir.resolve("transcript.log"))).isEqualTo("transcript of " + last + "\n");
+        try (Stream<Path> s = Files.list(state.resolve("results"))) {
+            assertThat(s.map(f -> f.getFileName().toString()).toList()).containsExactly("h__gemma4-31b");
+        }
+    }
+
+    private static String runIdIn(Path dir) throws java.io.IOException {
+        return dev.harness4j.core.Json.mapper().readTree(Files.readString(dir.resolve("meta.json"))).get("run_id").asText();
+    }
+
     private RunRecord record(Path resultDir, String reason) {
+        return record(resultDir, reason, "run-1");
+    }
+
+    private RunRecord record(Path resultDir, String reason, String runId) {
         RunSpec spec = RunSpec.builder("h", "p").model("gemma4:31b").prompt("x").baseline(tmp).build();
         HarnessResult result = HarnessResult.builder(Outcome.TIMEOUT, "gemma4:31b").reason(reason)
                 .tokens(TokenUsage.ofAdapter(10L, null, null, null))
                 .cost(new Cost(new BigDecimal("0.25"), Cost.Source.CLI_ESTIMATE, null)).build();
         Instant t = Instant.parse("2026-01-01T00:00:00Z");
-        return new RunRecord("run-1", spec, "p", "gemma4:31b", new Baseline(tmp, "main", "a".repeat(40), "main", false),
+        return new RunRecord(runId, spec, "p", "gemma4:31b", new Baseline(tmp, "main", "a".repeat(40), "main", false),
                 "b".repeat(40), result, RunRecord.Stage.RUN, null,
                 new Termination(Termination.Kind.INACTIVITY_TIMEOUT, "no new output within 30 s"), t, t.plusSeconds(31),
                 GitChanges.none("a".repeat(40)), Login.unknown(),
