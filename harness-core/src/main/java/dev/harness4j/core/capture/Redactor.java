@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -13,8 +14,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Replaces known secret values by {@code ***} in text and in byte streams, before anything
- * reaches disk. The longest secret wins where two overlap. Immutable and thread-safe.
+ * Replaces known secret values by {@code ***} in text, byte streams and raw output buffers
+ * (the process supervisor's tail uses it too), before anything reaches disk or a listener. The longest secret wins where two overlap. Immutable and thread-safe.
  *
  * <pre>{@code
  * Redactor r = Redactor.of(Set.of("sk-live-123"));
@@ -110,6 +111,57 @@ public final class Redactor {
             }
         }
     }
+
+    /** The byte length of the longest secret (0 when there is none). */
+    public int longest() {
+        return maxLen;
+    }
+
+    /**
+     * Redacts raw bytes {@code buf[0, len)} (output before it is decoded, written or sent as
+     * events); returns the same array when nothing matched, else a new one.
+     */
+    public Bytes redact(byte[] buf, int len) {
+        if (secretBytes.isEmpty() || len < secretBytes.get(secretBytes.size() - 1).length) {
+            return new Bytes(buf, len);
+        }
+        byte[] out = null;
+        int outLen = 0;
+        int copiedUpTo = 0;
+        int i = 0;
+        while (i < len) {
+            int m = matchAt(buf, i, len);
+            if (m < 0) {
+                i++;
+                continue;
+            }
+            int chunk = i - copiedUpTo;
+            out = ensure(out, outLen + chunk + MASK.length + (len - i));
+            System.arraycopy(buf, copiedUpTo, out, outLen, chunk);
+            outLen += chunk;
+            System.arraycopy(MASK, 0, out, outLen, MASK.length);
+            outLen += MASK.length;
+            i += secretBytes.get(m).length;
+            copiedUpTo = i;
+        }
+        if (out == null) {
+            return new Bytes(buf, len);
+        }
+        int rest = len - copiedUpTo;
+        out = ensure(out, outLen + rest);
+        System.arraycopy(buf, copiedUpTo, out, outLen, rest);
+        return new Bytes(out, outLen + rest);
+    }
+
+    private static byte[] ensure(byte[] a, int size) {
+        if (a == null) {
+            return new byte[size + MASK.length * 4];
+        }
+        return a.length >= size ? a : Arrays.copyOf(a, Math.max(size, a.length * 2));
+    }
+
+    /** Redacted bytes: {@code bytes[0, length)}. */
+    public record Bytes(byte[] bytes, int length) {}
 
     private int matchAt(byte[] buf, int i, int len) {
         for (int k = 0; k < secretBytes.size(); k++) {

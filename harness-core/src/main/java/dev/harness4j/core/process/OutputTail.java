@@ -2,6 +2,7 @@ package dev.harness4j.core.process;
 
 import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.HarnessListener;
+import dev.harness4j.core.capture.Redactor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -154,7 +155,7 @@ final class OutputTail implements Runnable {
 
     /** Writes most of an over-long line; keeps a tail so a secret across the cut is still seen whole. */
     private void flushPiece() {
-        Redactor.Result r = redactor.redact(buf, len);
+        Redactor.Bytes r = redactor.redact(buf, len);
         int keep = Math.min(Math.max(0, redactor.longest() - 1), r.length());
         int cut = boundary(r.bytes(), r.length() - keep);
         if (cut <= 0) {
@@ -174,7 +175,7 @@ final class OutputTail implements Runnable {
     }
 
     private void endLine() {
-        Redactor.Result r = redactor.redact(buf, len);
+        Redactor.Bytes r = redactor.redact(buf, len);
         byte[] text = sanitize(r.bytes(), 0, r.length());
         crc.update(text);
         lineBytes += text.length;

@@ -3,6 +3,7 @@ package dev.harness4j.core.process;
 import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Termination;
+import dev.harness4j.core.capture.Redactor;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -102,7 +103,7 @@ final class Supervision {
 
         Set<String> secrets = new LinkedHashSet<>(request.secrets());
         secrets.addAll(inv.secretValues());
-        Redactor redactor = new Redactor(secrets);
+        Redactor redactor = Redactor.of(secrets);
         OutputTail stdout = new OutputTail(request.runId(), HarnessEvent.Stream.STDOUT, p.getInputStream(), out,
                 transcript, redactor, request.listener(), active.guard::activity);
         OutputTail stderr = new OutputTail(request.runId(), HarnessEvent.Stream.STDERR, p.getErrorStream(), err,

@@ -55,4 +55,17 @@ class RedactorTest {
         System.arraycopy("***".getBytes(StandardCharsets.UTF_8), 0, expected, head.length, 3);
         assertThat(out.toByteArray()).isEqualTo(expected);
     }
+
+    @Test
+    void rawOutputBuffersAreRedactedLikeTextLongestSecretFirstAndUntouchedBuffersAreReturnedAsIs() {
+        Redactor r = Redactor.of(java.util.Set.of("abc", "abcdef"));
+        byte[] in = "x abcdef y abc z".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Redactor.Bytes out = r.redact(in, in.length);
+        assertThat(new String(out.bytes(), 0, out.length(), java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo("x *** y *** z").isEqualTo(r.redact("x abcdef y abc z"));
+        byte[] clean = "nothing here".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(r.redact(clean, clean.length).bytes()).isSameAs(clean);
+        assertThat(r.longest()).isEqualTo(6);
+        assertThat(Redactor.NONE.redact(in, 5).length()).isEqualTo(5);
+    }
 }
