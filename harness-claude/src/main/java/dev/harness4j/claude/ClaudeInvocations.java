@@ -59,7 +59,7 @@ final class ClaudeInvocations {
         }
         b.stdin(context.prompt()).workingDir(context.workspace());
 
-        environment(b, context, maxOutputTokens, maxRetries);
+        environment(b, context, maxOutputTokens, maxRetries, true);
         if (booleanOption(context, ClaudeCodeHarness.OPTION_API_DEBUG_LOG, true)) {
             b.env("ANTHROPIC_LOG", "debug");
         }
@@ -74,12 +74,12 @@ final class ClaudeInvocations {
         requireAnthropic(context.provider());
         Invocation.Builder b = Invocation.builder(context.executable(), "auth", "status", "--json")
                 .workingDir(context.workspace());
-        environment(b, context, ClaudeCodeHarness.DEFAULT_MAX_OUTPUT_TOKENS, null);
+        environment(b, context, ClaudeCodeHarness.DEFAULT_MAX_OUTPUT_TOKENS, null, false);
         return b.build();
     }
 
     private static void environment(Invocation.Builder b, HarnessContext context, int maxOutputTokens,
-            Integer maxRetries) {
+            Integer maxRetries, boolean placeholderKey) {
         ResolvedProvider provider = context.provider();
         for (String name : REMOVED_ENVIRONMENT) {
             b.removeEnv(name);
@@ -97,10 +97,11 @@ final class ClaudeInvocations {
         String keyVariable = provider.auth() == AuthScheme.BEARER ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY";
         if (provider.secretValue().isPresent()) {
             b.secretEnv(keyVariable, provider.secret().reveal());
-        } else {
+        } else if (placeholderKey) {
             // a keyless endpoint (a local gateway, the scripted server): the CLI refuses to run
             // without some credential ("Not logged in"), so it gets a placeholder that is no secret
             b.env(keyVariable, NO_KEY_PLACEHOLDER);
+            // (the login probe gets none: it reports the CLI's own login, which then is "not logged in")
         }
         if (isCustomEndpoint(provider.baseUrl())) {
             String model = context.model();
