@@ -15,11 +15,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads what a run changed in its workspace relative to the base commit: HEAD moved, dirty tree
@@ -27,11 +37,25 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
  * diff.patch} and {@code diffstat.txt} into the workspace's {@link Workspace#ioDir()}.
  *
  * <p>The workspace's own index is never touched: its state is snapshotted with {@code git add
- * -A} into a copy of the index ({@code GIT_INDEX_FILE}) and written as a tree, and everything is
- * diffed between the base commit and that tree. Thread-safe.
+ * -A} into a copy of the index and written as a tree (in process with JGit for a checkout of up
+ * to {@value #IN_PROCESS_MAX_ENTRIES} index entries, else with the git binary and {@code
+ * GIT_INDEX_FILE}), and everything is diffed between the base commit and that tree with one
+ * {@code git diff --stat --patch}, whose summary line gives the insertions and deletions.
+ * Thread-safe.
  */
 public final class ChangeCollector {
+    private static final Logger log = LoggerFactory.getLogger(ChangeCollector.class);
     private static final List<String> DIFF_OPTS = List.of("--no-renames", "--no-color", "--no-ext-diff", "--no-textconv");
+
+    /**
+     * Up to this many index entries the snapshot ({@code add --all}, write the tree) is taken in
+     * process with JGit, which saves two git processes on a small checkout; above it the git
+     * binary hashes a large tree faster.
+     */
+    static final int IN_PROCESS_MAX_ENTRIES = 2_000;
+
+    private static final Pattern INSERTIONS = Pattern.compile("(\\d+) insertions?\\(\\+\\)");
+    private static final Pattern DELETIONS = Pattern.compile("(\\d+) deletions?\\(-\\)");
 
     private final GitCli git;
 
@@ -75,12 +99,10 @@ public final class ChangeCollector {
         } catch (IOException e) {
             throw new WorkspaceException(what + ": could not copy the index " + index, e);
         }
-        Map<String, String> env = Map.of("GIT_INDEX_FILE", snapshotIndex.toString());
-        if (!Files.exists(snapshotIndex)) {
-            git.run(dir, env, List.of("read-tree", "HEAD")).orThrow(what);
+        String tree = indexEntries(snapshotIndex) <= IN_PROCESS_MAX_ENTRIES ? snapshotInProcess(dir, snapshotIndex) : null;
+        if (tree == null) {
+            tree = snapshotWithGit(dir, snapshotIndex, what);
         }
-        git.run(dir, env, List.of("add", "--all", "--", ".")).orThrow(what);
-        String tree = git.run(dir, env, List.of("write-tree")).orThrow(what).out();
         deleteQuietly(snapshotIndex);
 
         boolean headMoved = !head.equals(base);
@@ -94,33 +116,95 @@ public final class ChangeCollector {
             write(patch, "");
             write(stat, "");
         } else {
-            byte[] numstat = git.run(dir, concat(List.of("diff", "--numstat", "-z"), DIFF_OPTS, List.of(base, tree, "--")))
-                    .orThrow(what).stdout();
-            for (String entry : new String(numstat, StandardCharsets.UTF_8).split("\0")) {
-                if (entry.isEmpty()) {
-                    continue;
-                }
-                String[] parts = entry.split("\t", 3);
-                if (parts.length < 3) {
-                    continue;
-                }
-                insertions += parseCount(parts[0]);
-                deletions += parseCount(parts[1]);
-                files.add(parts[2]);
-            }
             // one diff gives both: the stat, a blank line, then the patch from the first "diff --git"
             Path both = ws.ioDir().resolve("diff-with-stat.txt");
             git.run(dir, Map.of(), both, concat(List.of("diff", "--stat=200", "--patch"), DIFF_OPTS, List.of(base, tree, "--")))
                     .orThrow(what);
-            split(both, stat, patch);
+            String summary = split(both, stat, patch);
             deleteQuietly(both);
+            insertions = count(summary, INSERTIONS);
+            deletions = count(summary, DELETIONS);
+            files.addAll(changedPaths(dir, base, tree, what));
         }
         GitChanges changes = new GitChanges(base, head, headMoved, dirty, files, insertions, deletions);
         return new CapturedChanges(changes, tree, patch, stat);
     }
 
-    /** Splits {@code git diff --stat --patch} output into the stat part and the patch part. */
-    private static void split(Path both, Path stat, Path patch) {
+    /** The number of entries in an index file (its header), or 0 when there is none. */
+    static int indexEntries(Path index) {
+        if (!Files.exists(index)) {
+            return 0;
+        }
+        try (InputStream in = Files.newInputStream(index)) {
+            byte[] h = in.readNBytes(12); // "DIRC", version, entry count (big-endian)
+            if (h.length < 12) {
+                return Integer.MAX_VALUE;
+            }
+            return ((h[8] & 0xff) << 24) | ((h[9] & 0xff) << 16) | ((h[10] & 0xff) << 8) | (h[11] & 0xff);
+        } catch (IOException e) {
+            return Integer.MAX_VALUE; // let the git binary read it and report
+        }
+    }
+
+    /**
+     * {@code git add --all} into the snapshot index and {@code git write-tree}, in process (JGit);
+     * {@code null} when JGit cannot (e.g. an index format it does not read), for the git binary to try.
+     */
+    private static String snapshotInProcess(Path dir, Path snapshotIndex) {
+        try (Repository r = new FileRepositoryBuilder().setWorkTree(dir.toFile()).setIndexFile(snapshotIndex.toFile())
+                        .setMustExist(true).build();
+                Git g = new Git(r);
+                ObjectInserter ins = r.newObjectInserter()) {
+            DirCache dc = g.add().addFilepattern(".").setAll(true).call();
+            ObjectId tree = dc.writeTree(ins);
+            ins.flush();
+            return tree.name();
+        } catch (IOException | GitAPIException | RuntimeException e) {
+            log.debug("JGit could not snapshot {} ({}); using the git binary", dir, e.toString());
+            return null;
+        }
+    }
+
+    /** {@code git add --all} into the snapshot index and {@code git write-tree}, with the git binary. */
+    private String snapshotWithGit(Path dir, Path snapshotIndex, String what) {
+        Map<String, String> env = Map.of("GIT_INDEX_FILE", snapshotIndex.toString());
+        if (!Files.exists(snapshotIndex)) {
+            git.run(dir, env, List.of("read-tree", "HEAD")).orThrow(what);
+        }
+        git.run(dir, env, List.of("add", "--all", "--", ".")).orThrow(what);
+        return git.run(dir, env, List.of("write-tree")).orThrow(what).out();
+    }
+
+    /** The paths that differ between the base commit's tree and {@code tree} (no rename detection). */
+    private static List<String> changedPaths(Path dir, String base, String tree, String what) {
+        try (Repository r = new FileRepositoryBuilder().setWorkTree(dir.toFile()).setMustExist(true).build();
+                RevWalk walk = new RevWalk(r);
+                TreeWalk tw = new TreeWalk(r)) {
+            tw.addTree(walk.parseCommit(ObjectId.fromString(base)).getTree());
+            tw.addTree(ObjectId.fromString(tree));
+            tw.setRecursive(true);
+            tw.setFilter(TreeFilter.ANY_DIFF);
+            List<String> out = new ArrayList<>();
+            while (tw.next()) {
+                out.add(tw.getPathString());
+            }
+            return out;
+        } catch (IOException e) {
+            throw new WorkspaceException(what + ": could not list the changed files: " + e, e);
+        }
+    }
+
+    private static int count(String summary, Pattern p) {
+        Matcher m = p.matcher(summary);
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    /**
+     * Splits {@code git diff --stat --patch} output into the stat part and the patch part; returns
+     * the stat's summary line ({@code N files changed, I insertions(+), D deletions(-)}).
+     */
+    private static String split(Path both, Path stat, Path patch) {
+        String summary = "";
         byte[] marker = "diff --git ".getBytes(StandardCharsets.US_ASCII);
         try (InputStream in = new BufferedInputStream(Files.newInputStream(both));
                 OutputStream statOut = Files.newOutputStream(stat);
@@ -146,6 +230,7 @@ public final class ChangeCollector {
                     pendingBlank = l.length == 1 ? l : null; // the blank separator line is dropped
                     if (pendingBlank == null) {
                         statOut.write(l);
+                        summary = new String(l, StandardCharsets.UTF_8);
                     }
                 }
             }
@@ -156,6 +241,7 @@ public final class ChangeCollector {
         } catch (IOException e) {
             throw new WorkspaceException("could not split " + both + " into " + stat + " and " + patch, e);
         }
+        return summary;
     }
 
     private static boolean startsWith(byte[] l, byte[] prefix) {
@@ -168,10 +254,6 @@ public final class ChangeCollector {
             }
         }
         return true;
-    }
-
-    private static int parseCount(String s) {
-        return "-".equals(s) ? 0 : Integer.parseInt(s); // "-" marks a binary file
     }
 
     private static List<String> concat(List<String> a, List<String> b, List<String> c) {
