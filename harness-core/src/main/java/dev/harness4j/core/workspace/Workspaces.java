@@ -11,10 +11,12 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.errors.RepositoryNotFoundException;
 import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.IndexDiff;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.FileTreeIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -160,10 +162,31 @@ public final class Workspaces {
     }
 
     private boolean isDirty(Path top) {
+        Boolean inProcess = isDirtyInProcess(top);
+        if (inProcess != null) {
+            return inProcess;
+        }
         // --no-optional-locks: status must not refresh (write) the baseline's index
         GitCli.Result st = git.run(top, List.of("--no-optional-locks", "status", "--porcelain", "--untracked-files=normal"))
                 .orThrow("checking whether baseline " + top + " has uncommitted changes");
         return st.stdout().length > 0;
+    }
+
+    /**
+     * {@code git status} in process (JGit, which reads the index without refreshing it) for a
+     * baseline of up to {@link ChangeCollector#IN_PROCESS_MAX_ENTRIES} index entries, saving a git
+     * process; {@code null} for a larger one (the git binary is faster there) or when JGit fails.
+     */
+    private static Boolean isDirtyInProcess(Path top) {
+        try (Repository r = new FileRepositoryBuilder().setWorkTree(top.toFile()).setMustExist(true).build()) {
+            if (ChangeCollector.indexEntries(r.getIndexFile().toPath()) > ChangeCollector.IN_PROCESS_MAX_ENTRIES) {
+                return null;
+            }
+            return new IndexDiff(r, Constants.HEAD, new FileTreeIterator(r)).diff();
+        } catch (IOException | RuntimeException e) {
+            log.debug("JGit could not read the status of {} ({}); using git status", top, e.toString());
+            return null;
+        }
     }
 
     /**
