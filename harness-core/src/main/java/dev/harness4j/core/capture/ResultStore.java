@@ -7,6 +7,7 @@ import java.io.IOException;
 import dev.harness4j.core.workspace.SafeDelete;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -157,7 +158,14 @@ public final class ResultStore {
                     deleteQuietly(old);
                 }
                 return;
-            } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
+            } catch (FileSystemException e) {
+                // Linux reports a rename onto a non-empty dir as a plain FileSystemException
+                // ("Directory not empty"): what matters is that another writer's dir is there now
+                boolean raced = e instanceof FileAlreadyExistsException || e instanceof DirectoryNotEmptyException
+                        || Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
+                if (!raced) {
+                    throw e;
+                }
                 if (movedAside) {
                     deleteQuietly(old); // superseded by the other writer's result
                 }
