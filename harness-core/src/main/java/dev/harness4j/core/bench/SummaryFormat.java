@@ -1,11 +1,11 @@
 package dev.harness4j.core.bench;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.harness4j.api.HarnessException;
+import dev.harness4j.core.Json;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -137,7 +137,7 @@ public final class SummaryFormat {
             problems.addObject().put("dir", p.dir()).put("kind", p.kind().wireName()).put("detail", p.detail());
         }
         try {
-            return new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(root);
+            return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root);
         } catch (JsonProcessingException e) {
             throw new HarnessException("cannot render the bench summary as JSON: " + e.getMessage(), e);
         }
