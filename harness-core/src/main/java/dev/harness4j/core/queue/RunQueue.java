@@ -6,6 +6,7 @@ import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.process.RunMarker;
 import dev.harness4j.api.Isolation;
 import dev.harness4j.core.workspace.SafeDelete;
+import dev.harness4j.core.workspace.Workspaces;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -279,26 +279,16 @@ public final class RunQueue {
         return removed;
     }
 
-    /** {@code git worktree prune} in the baseline: drops registrations whose directory is gone. */
+    /**
+     * {@code git worktree prune} in the baseline: drops registrations whose directory is gone
+     * (through {@link Workspaces}, which serializes and retries worktree commands per baseline).
+     */
     private void pruneWorktrees(Path baseline) {
         try {
-            // output discarded: reading it could block past the timeout; the exit code is enough to warn
-            Process git = new ProcessBuilder("git", "-C", baseline.toString(), "worktree", "prune")
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            if (!git.waitFor(gitTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                git.destroyForcibly();
-                log.warn("git worktree prune in {} did not end within {} s; stale worktree registrations may stay",
-                        baseline, gitTimeout.toSeconds());
-            } else if (git.exitValue() != 0) {
-                log.warn("git worktree prune in {} exited {}; run it there by hand to drop stale worktree registrations",
-                        baseline, git.exitValue());
-            }
-        } catch (IOException e) {
-            log.warn("cannot run git worktree prune in {}: {}", baseline, e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            log.warn("interrupted while pruning the worktrees of {}", baseline);
+            Workspaces.builder().stateDir(stateDir).gitTimeout(gitTimeout).build().pruneWorktrees(baseline);
+        } catch (RuntimeException e) {
+            log.warn("stale worktree registrations may stay in {} ({}); run `git worktree prune` there to drop them",
+                    baseline, e.getMessage());
         }
     }
 

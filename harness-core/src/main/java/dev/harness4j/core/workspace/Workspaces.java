@@ -8,6 +8,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.errors.RepositoryNotFoundException;
 import org.eclipse.jgit.lib.Constants;
@@ -41,6 +44,12 @@ import org.slf4j.LoggerFactory;
  * under the baseline's {@code .git/worktrees/} until the workspace is closed ({@code git worktree
  * remove --force}, then {@code git worktree prune} if that failed).
  *
+ * <p>Git's worktree commands race each other on one repository: each reads every {@code
+ * .git/worktrees/<id>/} and dies on one that another command is making or removing ({@code
+ * failed to read .git/worktrees/<id>/commondir}). So this class runs them one at a time per
+ * baseline within the JVM, and tries a failed one again ({@value #WORKTREE_ATTEMPTS} times in all,
+ * after a short pause) against other processes working on the same baseline.
+ *
  * <p>A worktree shares the baseline's object store and refs: objects the harness creates land
  * in the baseline's object store (unreferenced, so {@code git gc} removes them), and a branch or
  * tag the harness creates in a worktree is a branch or tag of the baseline. Use the default
@@ -57,6 +66,21 @@ public final class Workspaces {
     }
 
     private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
+    /** How many times a failed {@code git worktree} command is tried in all before it is reported: 5. */
+    public static final int WORKTREE_ATTEMPTS = 5;
+
+    /**
+     * JVM-wide (every {@code Workspaces} shares them, as they share baselines): one lock per
+     * stripe of baseline paths around each {@code git worktree} command; see the class doc.
+     */
+    private static final ReentrantLock[] WORKTREE_LOCKS = new ReentrantLock[32];
+
+    static {
+        for (int i = 0; i < WORKTREE_LOCKS.length; i++) {
+            WORKTREE_LOCKS[i] = new ReentrantLock();
+        }
+    }
 
     private final Path stateDir;
     private final GitCli git;
@@ -231,7 +255,8 @@ public final class Workspaces {
             if (isolation == Isolation.CLONE) {
                 clone(baseline, ws);
             } else {
-                git.run(baseline.repo(), List.of("worktree", "add", "--detach", "--quiet", target, commit))
+                worktreeGit(baseline.repo(), List.of("worktree", "add", "--detach", "--quiet", target, commit),
+                        () -> SafeDelete.deleteBelow(stateDir, ws.dir())) // a failed add may leave the directory
                         .orThrow("adding a worktree of " + baseline.repo());
             }
             log.debug("isolated {} at {} ({}) into {} as {}", baseline.repo(), baseline.ref(), commit, target, isolation);
@@ -286,8 +311,8 @@ public final class Workspaces {
         if (ws.isolation() == Isolation.WORKTREE && !Files.exists(ws.dir())) {
             prune = true; // a half-made worktree may be registered without its directory
         } else if (ws.isolation() == Isolation.WORKTREE) {
-            GitCli.Result r = git.run(ws.baseline().repo(),
-                    List.of("worktree", "remove", "--force", "--force", ws.dir().toString()));
+            GitCli.Result r = worktreeGit(ws.baseline().repo(),
+                    List.of("worktree", "remove", "--force", "--force", ws.dir().toString()), () -> {});
             if (!r.ok()) {
                 log.warn("git worktree remove failed for {} ({}); pruning instead", ws.dir(), r.stderr().strip());
                 prune = true;
@@ -299,14 +324,66 @@ public final class Workspaces {
             failure = e;
         }
         if (prune) {
-            GitCli.Result r = git.run(ws.baseline().repo(), List.of("worktree", "prune"));
-            if (!r.ok() && failure == null) {
-                failure = new WorkspaceException("git worktree prune failed in " + ws.baseline().repo() + ": " + r.stderr());
+            try {
+                pruneWorktrees(ws.baseline().repo());
+            } catch (WorkspaceException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
             }
         }
         if (failure != null) {
             throw failure;
         }
+    }
+
+    /**
+     * {@code git worktree prune} in {@code repo}: drops the registrations of worktrees whose
+     * directory is gone (what a process killed before it removed its worktree leaves behind).
+     *
+     * @throws WorkspaceException when git fails (after {@value #WORKTREE_ATTEMPTS} attempts) or times out
+     */
+    public void pruneWorktrees(Path repo) {
+        Objects.requireNonNull(repo, "repo");
+        worktreeGit(repo, List.of("worktree", "prune"), () -> {}).orThrow("pruning the worktrees of " + repo);
+    }
+
+    /**
+     * Runs a {@code git worktree} command in {@code repo}: under the JVM-wide lock of the
+     * repository's stripe, and again up to {@link #WORKTREE_ATTEMPTS} times in all while it fails,
+     * after a pause of 25 ms doubling each time (plus jitter) and {@code beforeRetry}.
+     *
+     * @return the last attempt's result (a timeout throws at once)
+     */
+    private GitCli.Result worktreeGit(Path repo, List<String> args, Runnable beforeRetry) {
+        ReentrantLock lock = WORKTREE_LOCKS[Math.floorMod(repo.normalize().hashCode(), WORKTREE_LOCKS.length)];
+        GitCli.Result r = null;
+        for (int attempt = 1; attempt <= WORKTREE_ATTEMPTS; attempt++) {
+            if (attempt > 1) {
+                log.debug("`git {}` in {} failed ({}); trying again, attempt {} of {}", String.join(" ", args), repo,
+                        r.stderr().strip(), attempt, WORKTREE_ATTEMPTS);
+                long pauseMs = (25L << (attempt - 2)) + ThreadLocalRandom.current().nextLong(25);
+                try {
+                    TimeUnit.MILLISECONDS.sleep(pauseMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return r;
+                }
+                beforeRetry.run();
+            }
+            lock.lock();
+            try {
+                r = git.run(repo, args);
+            } finally {
+                lock.unlock();
+            }
+            if (r.ok()) {
+                return r;
+            }
+        }
+        return r;
     }
 
     /** Builds {@link Workspaces}. */

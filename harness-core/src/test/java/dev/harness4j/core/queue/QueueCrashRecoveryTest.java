@@ -39,6 +39,10 @@ class QueueCrashRecoveryTest {
         return ids;
     }
 
+    private List<QueueEntry> entries() {
+        return RunQueue.builder().stateDir(state).build().entries();
+    }
+
     private Map<String, Long> completions() throws Exception {
         Path log = state.resolve("completions.log");
         if (!Files.exists(log)) {
@@ -144,7 +148,8 @@ class QueueCrashRecoveryTest {
         String out = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(second.exitValue()).as(out).isZero();
 
-        assertThat(completions()).containsOnlyKeys(ids).allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1L));
+        assertThat(completions()).as("completions; the child printed:%n%s%nentries: %s", out, entries())
+                .containsOnlyKeys(ids).allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1L));
         for (String runId : runIds) {
             assertThat(RunMarker.find(runId)).as("survivor of " + runId + " after recovery").isEmpty();
         }

@@ -11,7 +11,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.harness4j.api.Isolation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -72,6 +78,48 @@ class WorkspacesTest {
         assertThat(git(ws.dir(), "rev-parse", "--abbrev-ref", "HEAD")).isEqualTo("HEAD");
         ws.close();
         assertThat(git(base, "worktree", "list")).doesNotContain(ws.dir().toString());
+    }
+
+    /**
+     * Git's worktree commands on one repository race (each reads every {@code .git/worktrees/<id>/}
+     * and dies on a half-made one): without the per-baseline lock and retries, about one add or
+     * remove in twenty failed here with two threads, plus another process doing the same.
+     */
+    @Test
+    void concurrentWorktreesOfOneBaselineAllSucceedAlongsideAnotherProcessDoingTheSame() throws Exception {
+        Path base = repo(tmp.resolve("base"));
+        Workspaces w = workspaces();
+        Path outside = tmp.resolve("outside");
+        // another process adding and removing worktrees of the same baseline all along
+        Process other = new ProcessBuilder("bash", "-c", "i=0; while :; do i=$((i+1)); "
+                + "git -C \"$0\" worktree add --detach --quiet \"$1/o$i\" HEAD 2>/dev/null; "
+                + "git -C \"$0\" worktree remove --force --force \"$1/o$i\" 2>/dev/null; done",
+                base.toString(), outside.toString()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<?>> runs = new ArrayList<>();
+            for (int t = 0; t < 3; t++) {
+                int thread = t;
+                runs.add(pool.submit(() -> {
+                    for (int i = 0; i < 25; i++) {
+                        try (Workspace ws = w.isolate("run-" + thread + "-" + i, base, null, Isolation.WORKTREE)) {
+                            assertThat(ws.dir().resolve("README.md")).hasContent("hello");
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : runs) {
+                f.get(120, TimeUnit.SECONDS); // rethrows the first failed isolate or close
+            }
+        } finally {
+            pool.shutdownNow();
+            other.destroy();
+            other.waitFor(10, TimeUnit.SECONDS);
+        }
+        assertThat(w.stateDir().resolve("runs")).isEmptyDirectory();
+        assertThat(git(base, "worktree", "list")).doesNotContain(w.stateDir().toString());
     }
 
     @Test
