@@ -23,7 +23,6 @@ import dev.harness4j.core.workspace.Baseline;
 import dev.harness4j.core.workspace.BranchPush;
 import dev.harness4j.core.workspace.BranchPusher;
 import dev.harness4j.core.workspace.CapturedChanges;
-import dev.harness4j.core.workspace.OriginPushGuard;
 import dev.harness4j.core.workspace.SafeDelete;
 import dev.harness4j.core.workspace.Workspace;
 import java.io.IOException;
@@ -124,7 +123,6 @@ final class RunExecution {
     private void stages(EventLog events) throws InterruptedException {
         stage = Stage.WORKSPACE;
         ws = runner.workspaces.isolate(runId, baseline, spec.isolation());
-        OriginPushGuard.apply(runner.workspaces, ws);
         if (bailedBeforeStart()) {
             return;
         }

@@ -37,9 +37,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Reading the baseline (is it a repository, which commit does the ref name, which branch is
  * current) uses JGit in-process; making checkouts uses the {@code git} binary, which checks out
- * large trees several times faster than JGit. {@link Isolation#CLONE} is {@code git clone --local
- * --no-checkout} (objects hard-linked, the baseline is {@code origin}) then a checkout of the
- * commit on a local branch named like the baseline's branch (detached for a commit id);
+ * large trees several times faster than JGit. {@link Isolation#CLONE} is what {@code git clone
+ * --local} makes (objects hard-linked, the baseline is {@code origin}, pushes to it blocked by
+ * {@link OriginPushGuard}) with the commit checked out on a local branch named like the
+ * baseline's branch (detached for a commit id); its {@code .git} is written in process where that
+ * is exact (see {@code LocalClone}), saving {@code git clone}'s processes, else by {@code git clone};
  * {@link Isolation#WORKTREE} is {@code git worktree add --detach}, which registers the worktree
  * under the baseline's {@code .git/worktrees/} until the workspace is closed ({@code git worktree
  * remove --force}, then {@code git worktree prune} if that failed).
@@ -272,15 +274,32 @@ public final class Workspaces {
     }
 
     /**
-     * {@code git clone --local} without hook templates; with the baseline's branch checked out in
-     * the same command when the ref is a branch (checked against the commit resolved earlier, in
-     * case the branch moved since), else a detached checkout of the commit.
+     * The clone: its {@code .git} written in process by {@link LocalClone} and checked out with
+     * one {@code git read-tree --reset -u HEAD}; where {@link LocalClone} declines (or that
+     * fails), {@code git clone --local} without hook templates, with the baseline's branch checked
+     * out in the same command when the ref is a branch (checked against the commit resolved
+     * earlier, in case the branch moved since), else a detached checkout of the commit. Either way
+     * {@code origin}'s push URL is {@link OriginPushGuard#pushUrl}.
      */
     private void clone(Baseline baseline, Workspace ws) {
         String commit = baseline.commit();
         String target = ws.dir().toString();
         String what = "cloning " + baseline.repo() + " into " + target;
-        List<String> cmd = new ArrayList<>(List.of("clone", "--local", "--quiet", "--template="));
+        String pushUrl = OriginPushGuard.pushUrl(ws);
+        try {
+            if (LocalClone.write(baseline, ws.dir(), pushUrl)) {
+                GitCli.Result r = git.run(ws.dir(), List.of("read-tree", "--reset", "-u", "HEAD"));
+                if (r.ok()) {
+                    return;
+                }
+                log.debug("checking out the clone of {} failed ({}); using git clone", baseline.repo(), r.stderr().strip());
+            }
+        } catch (IOException | RuntimeException e) {
+            log.debug("writing a clone of {} in process failed ({}); using git clone", baseline.repo(), e.toString());
+        }
+        SafeDelete.deleteBelow(stateDir, ws.dir()); // whatever the attempt left
+        List<String> cmd = new ArrayList<>(List.of("clone", "--local", "--quiet", "--template=",
+                "--config", "remote.origin.pushurl=" + pushUrl));
         if (baseline.branch() != null) {
             cmd.addAll(List.of("--branch", baseline.branch()));
         } else {
