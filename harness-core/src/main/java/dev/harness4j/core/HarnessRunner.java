@@ -28,6 +28,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -79,6 +81,12 @@ public final class HarnessRunner implements AutoCloseable {
     final ResultStore store;
     final ProcessSupervisor supervisor;
     final boolean runningAsRoot;
+    /** Deletes a finished run's checkout while its results are written; daemon threads, idle ones end. */
+    final ExecutorService housekeeping = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "harness4j-cleanup");
+        t.setDaemon(true);
+        return t;
+    });
     private final SecureRandom random = new SecureRandom();
     private final ConcurrentMap<String, AtomicBoolean> preparing = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -188,6 +196,7 @@ public final class HarnessRunner implements AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             preparing.values().forEach(f -> f.set(true));
             supervisor.close();
+            housekeeping.shutdown(); // runs still ending delete their checkouts themselves
         }
     }
 

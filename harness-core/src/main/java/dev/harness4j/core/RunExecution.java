@@ -7,6 +7,7 @@ import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.Isolation;
 import dev.harness4j.api.Login;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.Outcomes;
@@ -33,6 +34,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -245,6 +249,7 @@ final class RunExecution {
                 outcome != null ? outcome.exitCode() : null, outcome != null ? outcome.termination() : null,
                 startedAt, Instant.now(), changes, login, branch, notes, resultDir);
         RuntimeException failure = null;
+        Future<?> checkoutRemoval = removeCheckoutInBackground();
         try {
             if (events != null) {
                 status(events, HarnessEvent.Status.CAPTURING, "writing results");
@@ -258,6 +263,7 @@ final class RunExecution {
         } catch (RuntimeException e) {
             failure = e;
         } finally {
+            await(checkoutRemoval);
             cleanup(eventsFile, failure);
         }
         if (failure != null) {
@@ -268,6 +274,39 @@ final class RunExecution {
         log.info("run {} ({} on {}) ended {} in {} ms -> {}", runId, harness.id(), model, result.outcome().wireName(),
                 Duration.between(startedAt, record.finishedAt()).toMillis(), resultDir);
         return record;
+    }
+
+    /**
+     * Starts deleting a clone's checkout, the bulk of the run dir, on the runner's housekeeping
+     * thread while the results are written (nothing in the results is read from it); the rest of
+     * the run dir goes in {@link #cleanup}, which also deletes whatever this left. A worktree is
+     * left to {@link Workspace#close()}, which must unregister it.
+     */
+    private Future<?> removeCheckoutInBackground() {
+        if (ws == null || ws.isolation() != Isolation.CLONE) {
+            return null;
+        }
+        Path root = runner.workspaces.stateDir();
+        Path checkout = ws.dir();
+        try {
+            return runner.housekeeping.submit(() -> SafeDelete.deleteBelow(root, checkout));
+        } catch (RejectedExecutionException e) {
+            return null; // the runner is closed: cleanup deletes it all
+        }
+    }
+
+    private void await(Future<?> removal) {
+        if (removal == null) {
+            return;
+        }
+        try {
+            removal.get();
+        } catch (ExecutionException e) {
+            log.debug("run {}: deleting the checkout in the background failed ({}); deleting it again", runId,
+                    e.getCause().toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // cleanup still deletes the run dir, racing the background delete harmlessly
+        }
     }
 
     private void cleanup(Path eventsFile, RuntimeException failure) {

@@ -1,7 +1,6 @@
 package dev.harness4j.core.capture;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -25,17 +24,6 @@ public final class AtomicFiles {
     /** Writes {@code text} as UTF-8 to {@code target} atomically. */
     public static void writeString(Path target, String text) throws IOException {
         write(target, out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
-    }
-
-    /** Copies {@code source} (or nothing, when it is {@code null} or missing) through the redactor. */
-    public static void copyRedacted(Path source, Path target, Redactor redactor) throws IOException {
-        write(target, out -> {
-            if (source != null && Files.exists(source)) {
-                try (InputStream in = Files.newInputStream(source)) {
-                    redactor.copy(in, out);
-                }
-            }
-        });
     }
 
     /** Writes the content to a temp file next to {@code target}, then renames it over the target. */

@@ -3,7 +3,11 @@ package dev.harness4j.core.capture;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.core.RunRecord;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import dev.harness4j.core.workspace.SafeDelete;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
@@ -12,9 +16,12 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -119,13 +126,14 @@ public final class ResultStore {
                     SafeDelete.deleteBelow(resultsDir, tmp); // left by a crashed writer of this run
                 }
                 Files.createDirectory(tmp);
-                AtomicFiles.copyRedacted(files.patch(), tmp.resolve(PATCH), redactor);
-                AtomicFiles.copyRedacted(files.diffstat(), tmp.resolve(DIFFSTAT), redactor);
-                AtomicFiles.copyRedacted(files.transcript(), tmp.resolve(TRANSCRIPT), redactor);
-                AtomicFiles.copyRedacted(files.events(), tmp.resolve(EVENTS), redactor);
+                // plain writes: the directory is this writer's own until swapIn renames it into place whole
+                copyRedacted(files.patch(), tmp.resolve(PATCH), redactor);
+                copyRedacted(files.diffstat(), tmp.resolve(DIFFSTAT), redactor);
+                copyRedacted(files.transcript(), tmp.resolve(TRANSCRIPT), redactor);
+                copyRedacted(files.events(), tmp.resolve(EVENTS), redactor);
                 String meta = mapper.writerWithDefaultPrettyPrinter()
                         .writeValueAsString(MetaJson.of(mapper, record, redactor));
-                AtomicFiles.writeString(tmp.resolve(META), meta + "\n");
+                Files.writeString(tmp.resolve(META), meta + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
                 swapIn(tmp, dir, record.runId());
             } catch (IOException e) {
                 deleteQuietly(tmp);
@@ -134,6 +142,18 @@ public final class ResultStore {
             }
         }
         return dir;
+    }
+
+    /** Copies {@code source} (nothing when it is {@code null} or missing) through the redactor into a new file. */
+    private static void copyRedacted(Path source, Path target, Redactor redactor) throws IOException {
+        try (OutputStream out = new BufferedOutputStream(
+                Files.newOutputStream(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), 64 * 1024)) {
+            if (source != null && Files.exists(source)) {
+                try (InputStream in = Files.newInputStream(source)) {
+                    redactor.copy(in, out);
+                }
+            }
+        }
     }
 
     /**
@@ -172,6 +192,8 @@ public final class ResultStore {
                 if (attempt >= MAX_SWAP_ATTEMPTS) {
                     throw e;
                 }
+                // lost to another writer: a random pause, growing, so that writers in lock step spread out
+                LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1, attempt * 200_000L));
             }
         }
     }

@@ -70,24 +70,26 @@ public final class ChangeCollector {
      */
     public CapturedChanges collect(Workspace ws) {
         Path dir = ws.dir();
-        String base = ws.baseline().commit();
         String what = "reading the changes of run " + ws.runId() + " in " + dir;
-        String head;
-        String headTree;
-        Path index;
-        // read in-process (JGit): HEAD, its tree and where the index is (linked worktrees included)
+        // one JGit repository for the reads: HEAD, its tree, where the index is (linked worktrees included)
         try (Repository r = new FileRepositoryBuilder().setWorkTree(dir.toFile()).setMustExist(true).build();
                 RevWalk walk = new RevWalk(r)) {
-            ObjectId id = r.resolve(Constants.HEAD);
-            if (id == null) {
-                throw new WorkspaceException(what + ": HEAD names no commit");
-            }
-            head = id.name();
-            headTree = walk.parseCommit(id).getTree().name();
-            index = r.getIndexFile().toPath();
+            return collect(ws, r, walk, what);
         } catch (IOException e) {
             throw new WorkspaceException(what + ": " + e, e);
         }
+    }
+
+    private CapturedChanges collect(Workspace ws, Repository r, RevWalk walk, String what) throws IOException {
+        Path dir = ws.dir();
+        String base = ws.baseline().commit();
+        ObjectId id = r.resolve(Constants.HEAD);
+        if (id == null) {
+            throw new WorkspaceException(what + ": HEAD names no commit");
+        }
+        String head = id.name();
+        String headTree = walk.parseCommit(id).getTree().name();
+        Path index = r.getIndexFile().toPath();
         Path snapshotIndex = ws.ioDir().resolve("snapshot.index");
         try {
             if (Files.exists(index)) {
@@ -124,7 +126,7 @@ public final class ChangeCollector {
             deleteQuietly(both);
             insertions = count(summary, INSERTIONS);
             deletions = count(summary, DELETIONS);
-            files.addAll(changedPaths(dir, base, tree, what));
+            files.addAll(changedPaths(r, walk, base, tree));
         }
         GitChanges changes = new GitChanges(base, head, headMoved, dirty, files, insertions, deletions);
         return new CapturedChanges(changes, tree, patch, stat);
@@ -176,10 +178,8 @@ public final class ChangeCollector {
     }
 
     /** The paths that differ between the base commit's tree and {@code tree} (no rename detection). */
-    private static List<String> changedPaths(Path dir, String base, String tree, String what) {
-        try (Repository r = new FileRepositoryBuilder().setWorkTree(dir.toFile()).setMustExist(true).build();
-                RevWalk walk = new RevWalk(r);
-                TreeWalk tw = new TreeWalk(r)) {
+    private static List<String> changedPaths(Repository r, RevWalk walk, String base, String tree) throws IOException {
+        try (TreeWalk tw = new TreeWalk(r)) {
             tw.addTree(walk.parseCommit(ObjectId.fromString(base)).getTree());
             tw.addTree(ObjectId.fromString(tree));
             tw.setRecursive(true);
@@ -189,8 +189,6 @@ public final class ChangeCollector {
                 out.add(tw.getPathString());
             }
             return out;
-        } catch (IOException e) {
-            throw new WorkspaceException(what + ": could not list the changed files: " + e, e);
         }
     }
 
