@@ -17,16 +17,21 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.eclipse.jgit.api.Git;
-import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheBuilder;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.dircache.DirCacheIterator;
 import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.FileTreeIterator;
 import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.WorkingTreeIterator;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,11 +41,12 @@ import org.slf4j.LoggerFactory;
  * (untracked files count, ignored ones do not), files, insertions, deletions, and writes {@code
  * diff.patch} and {@code diffstat.txt} into the workspace's {@link Workspace#ioDir()}.
  *
- * <p>The workspace's own index is never touched: its state is snapshotted with {@code git add
- * -A} into a copy of the index and written as a tree (in process with JGit for a checkout of up
- * to {@value #IN_PROCESS_MAX_ENTRIES} index entries, else with the git binary and {@code
- * GIT_INDEX_FILE}), and everything is diffed between the base commit and that tree with one
- * {@code git diff --stat --patch}, whose summary line gives the insertions and deletions.
+ * <p>The workspace's own index is never touched: its state is snapshotted as {@code git add -A}
+ * would stage it, into an in-memory copy of the index written as a tree (JGit, for a checkout of
+ * up to {@value #IN_PROCESS_MAX_ENTRIES} index entries), else into a copy of the index file with
+ * the git binary and {@code GIT_INDEX_FILE}. The base commit is diffed against that tree in
+ * process by {@link TreeDiff} for a small change, else with one {@code git diff --stat
+ * --patch}, whose summary line gives the insertions and deletions.
  * Thread-safe.
  */
 public final class ChangeCollector {
@@ -89,23 +95,10 @@ public final class ChangeCollector {
         }
         String head = id.name();
         String headTree = walk.parseCommit(id).getTree().name();
-        Path index = r.getIndexFile().toPath();
-        Path snapshotIndex = ws.ioDir().resolve("snapshot.index");
-        try {
-            if (Files.exists(index)) {
-                // a copy keeps the stat cache, so add -A only hashes what changed
-                Files.copy(index, snapshotIndex, StandardCopyOption.REPLACE_EXISTING);
-            } else {
-                Files.deleteIfExists(snapshotIndex);
-            }
-        } catch (IOException e) {
-            throw new WorkspaceException(what + ": could not copy the index " + index, e);
-        }
-        String tree = indexEntries(snapshotIndex) <= IN_PROCESS_MAX_ENTRIES ? snapshotInProcess(dir, snapshotIndex) : null;
+        String tree = snapshotInMemory(r);
         if (tree == null) {
-            tree = snapshotWithGit(dir, snapshotIndex, what);
+            tree = snapshotThroughIndexCopy(ws, r.getIndexFile().toPath(), what);
         }
-        deleteQuietly(snapshotIndex);
 
         boolean headMoved = !head.equals(base);
         boolean dirty = !tree.equals(headTree);
@@ -114,9 +107,14 @@ public final class ChangeCollector {
         List<String> files = new ArrayList<>();
         int insertions = 0;
         int deletions = 0;
+        TreeDiff.Result inProcess;
         if (!headMoved && !dirty) {
             write(patch, "");
             write(stat, "");
+        } else if ((inProcess = diffInProcess(r, walk, base, tree, patch, stat)) != null) {
+            insertions = inProcess.insertions();
+            deletions = inProcess.deletions();
+            files.addAll(inProcess.paths());
         } else {
             // one diff gives both: the stat, a blank line, then the patch from the first "diff --git"
             Path both = ws.ioDir().resolve("diff-with-stat.txt");
@@ -132,6 +130,94 @@ public final class ChangeCollector {
         return new CapturedChanges(changes, tree, patch, stat);
     }
 
+    /** {@link TreeDiff} for a small change, else {@code null} (and nothing written) for the git binary. */
+    private static TreeDiff.Result diffInProcess(Repository r, RevWalk walk, String base, String tree, Path patch,
+            Path stat) {
+        try {
+            return TreeDiff.write(r, walk.parseCommit(ObjectId.fromString(base)).getTree(), ObjectId.fromString(tree),
+                    patch, stat);
+        } catch (IOException | RuntimeException e) {
+            log.debug("diffing {}..{} in process failed ({}); using git diff", base, tree, e.toString());
+            return null;
+        }
+    }
+
+    /**
+     * {@code git add --all} into an in-memory copy of the index, written as a tree, for a
+     * checkout of up to {@value #IN_PROCESS_MAX_ENTRIES} index entries: the working tree walked
+     * against the index, whose stat data spares hashing unchanged files; untracked ignored files
+     * and directories left out (tracked ones stay), deleted files dropped. Nothing is written
+     * but the new blobs. {@code null} where the index copy should be used instead: a bigger
+     * checkout, unmerged entries, or anything JGit cannot read.
+     */
+    private static String snapshotInMemory(Repository r) {
+        try (ObjectInserter ins = r.newObjectInserter(); ObjectReader reader = ins.newReader();
+                TreeWalk tw = new TreeWalk(r, reader)) {
+            DirCache index = r.readDirCache();
+            if (index.getEntryCount() > IN_PROCESS_MAX_ENTRIES || index.hasUnmergedPaths()) {
+                return null;
+            }
+            DirCache snapshot = DirCache.newInCore();
+            DirCacheBuilder builder = snapshot.builder();
+            int di = tw.addTree(new DirCacheIterator(index));
+            FileTreeIterator files = new FileTreeIterator(r);
+            files.setDirCacheIterator(tw, di);
+            int fi = tw.addTree(files);
+            while (tw.next()) {
+                DirCacheIterator indexed = tw.getTree(di, DirCacheIterator.class);
+                WorkingTreeIterator file = tw.getTree(fi, WorkingTreeIterator.class);
+                if (file == null || (indexed == null && file.isEntryIgnored())) {
+                    continue; // deleted, or untracked and ignored (a whole ignored directory is skipped unread)
+                }
+                if (tw.isSubtree()) {
+                    tw.enterSubtree();
+                    continue;
+                }
+                FileMode mode = file.getIndexFileMode(indexed); // honours core.fileMode and core.symlinks, as git add does
+                DirCacheEntry e = new DirCacheEntry(tw.getRawPath());
+                if (mode == FileMode.GITLINK) {
+                    e.setObjectId(file.getEntryObjectId()); // a nested repository: its HEAD, as git add records it
+                } else if (indexed != null && !file.isModified(indexed.getDirCacheEntry(), true, reader)) {
+                    e.setObjectId(indexed.getEntryObjectId());
+                } else {
+                    try (InputStream in = file.openEntryStream()) {
+                        e.setObjectId(ins.insert(Constants.OBJ_BLOB, file.getEntryContentLength(), in));
+                    }
+                }
+                e.setFileMode(mode);
+                builder.add(e);
+            }
+            builder.finish();
+            ObjectId tree = snapshot.writeTree(ins);
+            ins.flush();
+            return tree.name();
+        } catch (IOException | RuntimeException e) {
+            log.debug("JGit could not snapshot {} in memory ({}); using a copy of the index", r.getWorkTree(), e.toString());
+            return null;
+        }
+    }
+
+    /**
+     * {@code git add --all} into a copy of the index (it keeps the stat cache, so only what
+     * changed is hashed) and {@code git write-tree}, with the git binary.
+     */
+    private String snapshotThroughIndexCopy(Workspace ws, Path index, String what) {
+        Path dir = ws.dir();
+        Path snapshotIndex = ws.ioDir().resolve("snapshot.index");
+        try {
+            if (Files.exists(index)) {
+                Files.copy(index, snapshotIndex, StandardCopyOption.REPLACE_EXISTING);
+            } else {
+                Files.deleteIfExists(snapshotIndex);
+            }
+        } catch (IOException e) {
+            throw new WorkspaceException(what + ": could not copy the index " + index, e);
+        }
+        String tree = snapshotWithGit(dir, snapshotIndex, what);
+        deleteQuietly(snapshotIndex);
+        return tree;
+    }
+
     /** The number of entries in an index file (its header), or 0 when there is none. */
     static int indexEntries(Path index) {
         if (!Files.exists(index)) {
@@ -145,25 +231,6 @@ public final class ChangeCollector {
             return ((h[8] & 0xff) << 24) | ((h[9] & 0xff) << 16) | ((h[10] & 0xff) << 8) | (h[11] & 0xff);
         } catch (IOException e) {
             return Integer.MAX_VALUE; // let the git binary read it and report
-        }
-    }
-
-    /**
-     * {@code git add --all} into the snapshot index and {@code git write-tree}, in process (JGit);
-     * {@code null} when JGit cannot (e.g. an index format it does not read), for the git binary to try.
-     */
-    private static String snapshotInProcess(Path dir, Path snapshotIndex) {
-        try (Repository r = new FileRepositoryBuilder().setWorkTree(dir.toFile()).setIndexFile(snapshotIndex.toFile())
-                        .setMustExist(true).build();
-                Git g = new Git(r);
-                ObjectInserter ins = r.newObjectInserter()) {
-            DirCache dc = g.add().addFilepattern(".").setAll(true).call();
-            ObjectId tree = dc.writeTree(ins);
-            ins.flush();
-            return tree.name();
-        } catch (IOException | GitAPIException | RuntimeException e) {
-            log.debug("JGit could not snapshot {} ({}); using the git binary", dir, e.toString());
-            return null;
         }
     }
 

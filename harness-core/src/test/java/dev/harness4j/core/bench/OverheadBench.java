@@ -71,7 +71,7 @@ public final class OverheadBench {
                 .providers(ShellHarness.provider()).listener(stageClock).build()) {
             RunSpec spec = RunSpec.builder(ShellHarness.ID, "local").model("bench").prompt("write a file")
                     .baseline(repo).isolation(isolation).option("script", SCRIPT).build();
-            int warmup = Math.max(5, n / 5);
+            int warmup = Math.max(30, n / 2); // C2 compiles the run path after some dozens of runs
             for (int i = -warmup; i < n; i++) {
                 creating.add(createFiles(root.resolve("files-" + (i + warmup)), 20));
                 long t0 = System.nanoTime();

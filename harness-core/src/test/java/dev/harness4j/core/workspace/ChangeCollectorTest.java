@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ChangeCollectorTest {
     @TempDir Path tmp;
@@ -81,6 +82,38 @@ class ChangeCollectorTest {
             Files.writeString(ws.scratchDir().resolve("config.json"), "{}");
             CapturedChanges c = new ChangeCollector(workspaces).collect(ws);
             assertThat(c.changes().changed()).isFalse();
+        }
+    }
+
+    /**
+     * The snapshot is the tree {@code git add -A} would stage, whichever way it is taken: in
+     * memory (a small checkout) or through a copy of the index with the git binary (more than
+     * {@link ChangeCollector#IN_PROCESS_MAX_ENTRIES} entries).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, ChangeCollector.IN_PROCESS_MAX_ENTRIES + 1})
+    void theSnapshotIsTheTreeGitAddAllWouldStage(int extraFiles) throws Exception {
+        Path base = repo(tmp.resolve("base"));
+        for (int i = 0; i < extraFiles; i++) {
+            write(base, "bulk/f" + i + ".txt", "f" + i + "\n");
+        }
+        write(base, "tracked.log", "tracked although ignored later\n");
+        write(base, "run.sh", "#!/bin/sh\n");
+        commitAll(base, "files");
+        workspaces = Workspaces.builder().stateDir(tmp.resolve("state")).build();
+        try (Workspace ws = workspaces.isolate("run-s", base, null, Isolation.CLONE)) {
+            Path dir = ws.dir();
+            write(dir, ".git/info/exclude", "*.log\nbuild/\n");
+            write(dir, "tracked.log", "tracked and changed\n");
+            write(dir, "new.log", "ignored\n");
+            write(dir, "build/out.txt", "ignored directory\n");
+            write(dir, "src/deep/new.txt", "untracked\n");
+            Files.delete(dir.resolve("README.md"));
+            dir.resolve("run.sh").toFile().setExecutable(true);
+            CapturedChanges c = new ChangeCollector(workspaces).collect(ws);
+            git(dir, "add", "-A");
+            assertThat(c.tree()).isEqualTo(git(dir, "write-tree"));
+            assertThat(c.changes().files()).containsExactly("README.md", "run.sh", "src/deep/new.txt", "tracked.log");
         }
     }
 
