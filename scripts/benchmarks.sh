@@ -16,7 +16,12 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(overhead isolation supervisor summary server matrix)
 for n in "${names[@]}"; do
   case $n in
-    overhead)   run harness-core dev.harness4j.core.bench.OverheadBench 30 ;;
+    overhead)   run harness-core dev.harness4j.core.bench.OverheadBench 30 CLONE "${TMPDIR:-/tmp}"
+                # a run's file system work (checkout, .git, results) costs what the disk charges:
+                # measured again in memory where there is a tmpfs, for comparison
+                if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+                  run harness-core dev.harness4j.core.bench.OverheadBench 30 CLONE /dev/shm
+                fi ;;
     isolation)  run harness-core dev.harness4j.core.bench.IsolationBench 20000 5 ;;
     supervisor) run harness-core dev.harness4j.core.process.bench.SupervisorOverheadBench 100 ;;
     summary)    run harness-core dev.harness4j.core.bench.SummaryBenchmark ;;

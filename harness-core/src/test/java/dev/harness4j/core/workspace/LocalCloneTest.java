@@ -56,6 +56,11 @@ class LocalCloneTest {
             assertThat(localConfig(ws.dir())).isEqualTo(localConfig(byGit, "remote.origin.pushurl="
                     + ws.scratchDir().resolve(OriginPushGuard.NO_PUSH)));
             git(ws.dir(), "fsck", "--strict", "--no-progress");
+            try (var objects = Files.list(ws.dir().resolve(".git/objects"))) {
+                assertThat(objects.map(p -> p.getFileName().toString())).as("loose objects went into a pack")
+                        .containsExactly("pack");
+            }
+            assertThat(git(ws.dir(), "count-objects", "-v")).contains("count: 0").contains("packs: 2");
 
             // the clone owns its objects: the baseline dropping every object cannot break it
             git(base, "tag", "-d", "v1", "v1-annotated");
@@ -66,6 +71,20 @@ class LocalCloneTest {
                     .filter(p -> !p.toString().contains("/info/")).forEach(p -> p.toFile().delete());
             git(ws.dir(), "fsck", "--strict", "--no-progress");
             assertThat(git(ws.dir(), "log", "--format=%s", "-1", "v1-annotated")).isNotEmpty();
+        }
+    }
+
+    @Test
+    void moreLooseObjectsThanAPackTakesAreHardLinked() throws Exception {
+        Path base = repo(tmp.resolve("base"));
+        for (int i = 0; i <= LocalClone.PACK_LOOSE_MAX; i++) {
+            write(base, "many/f" + i + ".txt", "file " + i + "\n");
+        }
+        commitAll(base, "many loose objects");
+        try (Workspace ws = workspaces().isolate("run-many", base, null, Isolation.CLONE)) {
+            assertThat(git(ws.dir(), "count-objects", "-v")).contains("packs: 0").doesNotContain("count: 0\n");
+            assertThat(git(ws.dir(), "status", "--porcelain")).isEmpty();
+            git(ws.dir(), "fsck", "--strict", "--no-progress");
         }
     }
 
