@@ -28,7 +28,7 @@ import java.time.Instant;
  * the runner (warm JVM, small repository, default isolation) against spawning the same process
  * directly in a directory, interleaved. Reports medians, the median overhead in ms and the ratio.
  * Args: {@code [runs=30] [isolation=CLONE] [dir=a new temp dir]}, {@code dir} being where the
- * baseline and the state dir go. Since a run creates and deletes some hundred files (the
+ * baseline and the state dir go. Since a run creates and deletes dozens of files (the
  * checkout, its {@code .git}, the captured output, the results), the overhead follows the file
  * system's cost of creating a file: the program measures that too (20 small files, the size of
  * the repository's checkout) and prints it next to the overhead.
