@@ -51,6 +51,9 @@ final class LocalClone {
     /** A loose object bigger than this makes all of them hard-linked instead of packed. */
     static final int PACK_LOOSE_MAX_BYTES = 1 << 20;
 
+    /** A pack of the loose objects bigger than this (compressed) is given up for hard links. */
+    static final int PACK_LOOSE_MAX_TOTAL_BYTES = 16 << 20;
+
     private LocalClone() {}
 
     /** Whether this JVM runs where the layout written here is the one {@code git init} would choose. */
@@ -138,7 +141,8 @@ final class LocalClone {
     /**
      * Gives the clone the baseline's objects: its packs hard-linked, and its loose objects either
      * written into one new pack (up to {@value #PACK_LOOSE_MAX} of them, each up to {@value
-     * #PACK_LOOSE_MAX_BYTES} bytes: two files instead of a directory and a link per object, which
+     * #PACK_LOOSE_MAX_BYTES} bytes, {@value #PACK_LOOSE_MAX_TOTAL_BYTES} bytes in all once
+     * compressed: two files instead of a directory and a link per object, which
      * is most of a small clone's file system work) or hard-linked one by one.
      */
     private static void copyObjects(Repository base, Path from, Path to) throws IOException {
@@ -219,6 +223,9 @@ final class LocalClone {
                     crcs[i] = (int) crc.getValue();
                     offsets[i] = buf.size();
                     entry.writeTo(buf);
+                    if (buf.size() > PACK_LOOSE_MAX_TOTAL_BYTES) {
+                        return false; // the pack is built in memory: keep that small
+                    }
                 }
             } finally {
                 deflater.end();
