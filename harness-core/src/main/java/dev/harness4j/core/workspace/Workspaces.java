@@ -69,8 +69,8 @@ public final class Workspaces {
 
     private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
-    /** How many times a failed {@code git worktree} command is tried in all before it is reported: 5. */
-    public static final int WORKTREE_ATTEMPTS = 5;
+    /** How many times a failed {@code git worktree} command is tried in all before it is reported: 8. */
+    public static final int WORKTREE_ATTEMPTS = 8;
 
     /**
      * JVM-wide (every {@code Workspaces} shares them, as they share baselines): one lock per
@@ -372,7 +372,7 @@ public final class Workspaces {
     /**
      * Runs a {@code git worktree} command in {@code repo}: under the JVM-wide lock of the
      * repository's stripe, and again up to {@link #WORKTREE_ATTEMPTS} times in all while it fails,
-     * after a pause of 25 ms doubling each time (plus jitter) and {@code beforeRetry}.
+     * after a pause of 25 ms doubling each time up to 400 ms (plus jitter) and {@code beforeRetry}.
      *
      * @return the last attempt's result (a timeout throws at once)
      */
@@ -383,7 +383,7 @@ public final class Workspaces {
             if (attempt > 1) {
                 log.debug("`git {}` in {} failed ({}); trying again, attempt {} of {}", String.join(" ", args), repo,
                         r.stderr().strip(), attempt, WORKTREE_ATTEMPTS);
-                long pauseMs = (25L << (attempt - 2)) + ThreadLocalRandom.current().nextLong(25);
+                long pauseMs = Math.min(25L << (attempt - 2), 400) + ThreadLocalRandom.current().nextLong(25);
                 try {
                     TimeUnit.MILLISECONDS.sleep(pauseMs);
                 } catch (InterruptedException e) {

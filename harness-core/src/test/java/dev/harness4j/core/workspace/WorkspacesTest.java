@@ -93,7 +93,7 @@ class WorkspacesTest {
         // another process adding and removing worktrees of the same baseline all along
         Process other = new ProcessBuilder("bash", "-c", "i=0; while :; do i=$((i+1)); "
                 + "git -C \"$0\" worktree add --detach --quiet \"$1/o$i\" HEAD 2>/dev/null; "
-                + "git -C \"$0\" worktree remove --force --force \"$1/o$i\" 2>/dev/null; done",
+                + "git -C \"$0\" worktree remove --force --force \"$1/o$i\" 2>/dev/null; sleep 0.02; done",
                 base.toString(), outside.toString()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         ExecutorService pool = Executors.newFixedThreadPool(3);
