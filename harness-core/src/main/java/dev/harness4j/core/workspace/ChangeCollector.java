@@ -96,6 +96,7 @@ public final class ChangeCollector {
         String head = id.name();
         String headTree = walk.parseCommit(id).getTree().name();
         String tree = snapshotInMemory(r);
+        boolean small = tree != null;
         if (tree == null) {
             tree = snapshotThroughIndexCopy(ws, r.getIndexFile().toPath(), what);
         }
@@ -111,7 +112,7 @@ public final class ChangeCollector {
         if (!headMoved && !dirty) {
             write(patch, "");
             write(stat, "");
-        } else if ((inProcess = diffInProcess(r, walk, base, tree, patch, stat)) != null) {
+        } else if (small && (inProcess = diffInProcess(r, walk, base, tree, patch, stat)) != null) {
             insertions = inProcess.insertions();
             deletions = inProcess.deletions();
             files.addAll(inProcess.paths());
@@ -146,9 +147,10 @@ public final class ChangeCollector {
      * {@code git add --all} into an in-memory copy of the index, written as a tree, for a
      * checkout of up to {@value #IN_PROCESS_MAX_ENTRIES} index entries: the working tree walked
      * against the index, whose stat data spares hashing unchanged files; untracked ignored files
-     * and directories left out (tracked ones stay), deleted files dropped. Nothing is written
-     * but the new blobs. {@code null} where the index copy should be used instead: a bigger
-     * checkout, unmerged entries, or anything JGit cannot read.
+     * and directories left out (tracked ones stay), deleted files dropped (submodules not checked
+     * out and entries outside a sparse checkout kept). Nothing is written but the new blobs.
+     * {@code null} where the index copy and git should be used instead: a bigger checkout,
+     * unmerged entries, a repository that appeared inside the checkout, or anything JGit cannot read.
      */
     private static String snapshotInMemory(Repository r) {
         try (ObjectInserter ins = r.newObjectInserter(); ObjectReader reader = ins.newReader();
@@ -157,6 +159,7 @@ public final class ChangeCollector {
             if (index.getEntryCount() > IN_PROCESS_MAX_ENTRIES || index.hasUnmergedPaths()) {
                 return null;
             }
+            boolean fileModes = r.getConfig().getBoolean("core", null, "filemode", true);
             DirCache snapshot = DirCache.newInCore();
             DirCacheBuilder builder = snapshot.builder();
             int di = tw.addTree(new DirCacheIterator(index));
@@ -166,18 +169,34 @@ public final class ChangeCollector {
             while (tw.next()) {
                 DirCacheIterator indexed = tw.getTree(di, DirCacheIterator.class);
                 WorkingTreeIterator file = tw.getTree(fi, WorkingTreeIterator.class);
-                if (file == null || (indexed == null && file.isEntryIgnored())) {
-                    continue; // deleted, or untracked and ignored (a whole ignored directory is skipped unread)
+                if (indexed == null && (file == null || file.isEntryIgnored())) {
+                    continue; // untracked and ignored (a whole ignored directory is skipped unread)
                 }
                 if (tw.isSubtree()) {
-                    tw.enterSubtree();
+                    tw.enterSubtree(); // also a tracked directory gone from the checkout: see what of it stays
+                    continue;
+                }
+                DirCacheEntry old = indexed != null ? indexed.getDirCacheEntry() : null;
+                if (file == null) {
+                    // gone from the checkout: deleted, unless git add keeps it (a submodule not
+                    // checked out, an entry outside a sparse checkout)
+                    if (old != null && (old.getFileMode() == FileMode.GITLINK || old.isSkipWorkTree())) {
+                        builder.add(old);
+                    }
                     continue;
                 }
                 FileMode mode = file.getIndexFileMode(indexed); // honours core.fileMode and core.symlinks, as git add does
+                if (old == null && !fileModes && mode == FileMode.EXECUTABLE_FILE) {
+                    mode = FileMode.REGULAR_FILE;
+                }
                 DirCacheEntry e = new DirCacheEntry(tw.getRawPath());
-                if (mode == FileMode.GITLINK) {
-                    e.setObjectId(file.getEntryObjectId()); // a nested repository: its HEAD, as git add records it
-                } else if (indexed != null && !file.isModified(indexed.getDirCacheEntry(), true, reader)) {
+                if (mode == FileMode.GITLINK || (old != null && old.getFileMode() == FileMode.GITLINK)) {
+                    if (mode != FileMode.GITLINK || old == null || old.getFileMode() != FileMode.GITLINK
+                            || file.getEntryObjectId().equals(ObjectId.zeroId())) {
+                        return null; // a repository appeared in the checkout, or a submodule changed kind: git's rules
+                    }
+                    e.setObjectId(file.getEntryObjectId()); // a submodule: the commit checked out in it, as git add records it
+                } else if (old != null && !file.isModified(old, true, reader)) {
                     e.setObjectId(indexed.getEntryObjectId());
                 } else {
                     try (InputStream in = file.openEntryStream()) {

@@ -132,6 +132,16 @@ final class LocalClone {
             Files.writeString(ref, baseline.commit() + "\n");
             Files.writeString(dotGit.resolve(Constants.HEAD), "ref: " + Constants.R_HEADS + branch + "\n");
         } else {
+            // detached at the commit; like git clone then checkout --detach, the local branch of
+            // origin's HEAD exists too
+            String remoteHeadId = remoteHead == null ? null : refs.get(Constants.R_REMOTES + "origin/" + remoteHead);
+            if (remoteHeadId != null) {
+                config.append("[branch ").append(quote(remoteHead)).append("]\n\tremote = origin\n\tmerge = ")
+                        .append(quote(Constants.R_HEADS + remoteHead)).append('\n');
+                Path ref = dotGit.resolve(Constants.R_HEADS + remoteHead);
+                Files.createDirectories(ref.getParent());
+                Files.writeString(ref, remoteHeadId + "\n");
+            }
             Files.writeString(dotGit.resolve(Constants.HEAD), baseline.commit() + "\n");
         }
         Files.writeString(dotGit.resolve(Constants.CONFIG), config);

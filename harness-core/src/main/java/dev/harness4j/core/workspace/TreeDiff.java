@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.eclipse.jgit.diff.DiffAlgorithm;
 import org.eclipse.jgit.diff.DiffEntry;
 import org.eclipse.jgit.diff.DiffFormatter;
@@ -34,7 +36,10 @@ import org.eclipse.jgit.util.QuotedString;
  * differ: more than {@value #MAX_FILES} files or a blob over {@value #MAX_BLOB_BYTES} bytes, a
  * {@code .gitattributes} file in the new tree or among the changes (diff drivers, {@code
  * binary}, eol), a submodule among the changes, a text with a lone carriage return (binary to
- * JGit, text to git), or a user configuration that changes git's diff output. Stateless.
+ * JGit, text to git), a path whose type changed (file and symlink), attributes outside the tree
+ * ({@code info/attributes}, the user's attributes file), or a configuration that changes git's
+ * diff output. Its {@code index} lines abbreviate ids to 7 digits, where git may use more in a
+ * repository of many objects. Stateless.
  */
 final class TreeDiff {
     static final int MAX_FILES = 500;
@@ -52,7 +57,7 @@ final class TreeDiff {
      * @return what it wrote, or {@code null} (nothing written) when the git binary should diff
      */
     static Result write(Repository r, ObjectId baseTree, ObjectId tree, Path patch, Path stat) throws IOException {
-        if (configChangesGitDiff(r) || hasAttributes(r, tree)) {
+        if (configChangesGitDiff(r) || attributesOutsideTheTree(r) || hasAttributes(r, tree)) {
             return null;
         }
         ByteArrayOutputStream patchText = new ByteArrayOutputStream();
@@ -65,7 +70,7 @@ final class TreeDiff {
             fmt.setNewPrefix("b/");
             fmt.setAbbreviationLength(7);
             List<DiffEntry> entries = fmt.scan(baseTree, tree);
-            if (entries.size() > MAX_FILES) {
+            if (entries.size() > MAX_FILES || typeChanged(entries)) {
                 return null;
             }
             List<StatLine> lines = new ArrayList<>();
@@ -86,11 +91,12 @@ final class TreeDiff {
                 paths.add(path);
                 boolean binary = RawText.isBinary(a) || RawText.isBinary(b);
                 if (binary) {
-                    lines.add(StatLine.binary(path, a.length, b.length));
+                    boolean sameContent = e.getOldId().equals(e.getNewId()); // a mode change: git says just "Bin"
+                    lines.add(sameContent ? StatLine.binary(path, 0, 0) : StatLine.binary(path, a.length, b.length));
                     int start = patchText.size();
                     fmt.format(e);
                     fmt.flush();
-                    gitHeaders(patchText, start, e);
+                    gitHeaders(patchText, start, e, !sameContent);
                     continue;
                 }
                 EditList edits = DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.MYERS)
@@ -107,7 +113,7 @@ final class TreeDiff {
                 int start = patchText.size();
                 fmt.format(e);
                 fmt.flush();
-                gitHeaders(patchText, start, e);
+                gitHeaders(patchText, start, e, false);
             }
             fmt.flush();
             String summary = summary(entries.size(), insertions, deletions);
@@ -140,11 +146,12 @@ final class TreeDiff {
     /**
      * Makes the headers JGit wrote for one file (from {@code start} to its first hunk) git's:
      * no {@code ---}/{@code +++} lines for a change without hunks (an empty file, a binary file),
-     * git's {@code Binary files a/x and b/x differ} for JGit's {@code Binary files differ}, and a
+     * git's {@code Binary files a/x and b/x differ} for JGit's {@code Binary files differ} (no
+     * such line at all when {@code binaryLine} is false: a binary file whose mode alone changed), and a
      * tab after a {@code ---}/{@code +++} name holding a space. The headers are ASCII (names are
      * quoted); the hunks' bytes are left as they are.
      */
-    private static void gitHeaders(ByteArrayOutputStream out, int start, DiffEntry e) {
+    private static void gitHeaders(ByteArrayOutputStream out, int start, DiffEntry e, boolean binaryLine) {
         byte[] all = out.toByteArray();
         int end = indexOf(all, "\n@@ ".getBytes(StandardCharsets.US_ASCII), start);
         boolean hunks = end >= 0;
@@ -161,6 +168,9 @@ final class TreeDiff {
             }
             if (name && line.indexOf(' ', 4) >= 0 && !line.endsWith("/dev/null")) {
                 line = line + "\t";
+            }
+            if (line.equals("Binary files differ") && !binaryLine) {
+                continue; // git writes no such line when only the mode changed
             }
             if (line.equals("Binary files differ")) {
                 String oldName = e.getChangeType() == DiffEntry.ChangeType.ADD ? "/dev/null"
@@ -201,7 +211,35 @@ final class TreeDiff {
             }
         }
         return c.getString("core", null, "quotePath") != null || c.getString("core", null, "attributesFile") != null
+                || c.getString("core", null, "abbrev") != null
                 || c.getString("core", null, "autocrlf") != null || c.getString("core", null, "eol") != null;
+    }
+
+    /** A path both deleted and added: a file that became a symlink or the reverse, one line to git. */
+    private static boolean typeChanged(List<DiffEntry> entries) {
+        Set<String> seen = new HashSet<>();
+        for (DiffEntry e : entries) {
+            String path = e.getChangeType() == DiffEntry.ChangeType.DELETE ? e.getOldPath() : e.getNewPath();
+            if (!seen.add(path)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Attributes git would read from outside the trees: the repository's {@code info/attributes}
+     * and the user's {@code $XDG_CONFIG_HOME/git/attributes} (default {@code ~/.config/git/attributes}).
+     */
+    private static boolean attributesOutsideTheTree(Repository r) {
+        java.io.File common = r.getCommonDirectory() != null ? r.getCommonDirectory() : r.getDirectory();
+        if (common != null && Files.exists(common.toPath().resolve("info").resolve("attributes"))) {
+            return true;
+        }
+        String xdg = System.getenv("XDG_CONFIG_HOME");
+        Path config = xdg != null && !xdg.isEmpty() ? Path.of(xdg)
+                : Path.of(System.getProperty("user.home"), ".config");
+        return Files.exists(config.resolve("git").resolve("attributes"));
     }
 
     /** Whether the tree holds a {@code .gitattributes} file anywhere. */

@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -74,15 +76,10 @@ public final class Workspaces {
 
     /**
      * JVM-wide (every {@code Workspaces} shares them, as they share baselines): one lock per
-     * stripe of baseline paths around each {@code git worktree} command; see the class doc.
+     * baseline path around each {@code git worktree} command; see the class doc. A JVM works
+     * on a handful of baselines, so the map stays small.
      */
-    private static final ReentrantLock[] WORKTREE_LOCKS = new ReentrantLock[32];
-
-    static {
-        for (int i = 0; i < WORKTREE_LOCKS.length; i++) {
-            WORKTREE_LOCKS[i] = new ReentrantLock();
-        }
-    }
+    private static final ConcurrentMap<Path, ReentrantLock> WORKTREE_LOCKS = new ConcurrentHashMap<>();
 
     private final Path stateDir;
     private final GitCli git;
@@ -371,13 +368,13 @@ public final class Workspaces {
 
     /**
      * Runs a {@code git worktree} command in {@code repo}: under the JVM-wide lock of the
-     * repository's stripe, and again up to {@link #WORKTREE_ATTEMPTS} times in all while it fails,
+     * repository, and again up to {@link #WORKTREE_ATTEMPTS} times in all while it fails,
      * after a pause of 25 ms doubling each time up to 400 ms (plus jitter) and {@code beforeRetry}.
      *
      * @return the last attempt's result (a timeout throws at once)
      */
     private GitCli.Result worktreeGit(Path repo, List<String> args, Runnable beforeRetry) {
-        ReentrantLock lock = WORKTREE_LOCKS[Math.floorMod(repo.normalize().hashCode(), WORKTREE_LOCKS.length)];
+        ReentrantLock lock = WORKTREE_LOCKS.computeIfAbsent(repo.toAbsolutePath().normalize(), k -> new ReentrantLock());
         GitCli.Result r = null;
         for (int attempt = 1; attempt <= WORKTREE_ATTEMPTS; attempt++) {
             if (attempt > 1) {

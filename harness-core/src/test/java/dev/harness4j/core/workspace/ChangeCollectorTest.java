@@ -117,6 +117,48 @@ class ChangeCollectorTest {
         }
     }
 
+    /** Cases where {@code git add -A} keeps or records entries its own way; the snapshot must agree. */
+    @ParameterizedTest
+    @ValueSource(strings = {"submodule-not-checked-out", "skip-worktree", "file-mode-off", "repository-in-tracked-dir"})
+    void theSnapshotAgreesWithGitAddAllOnItsSpecialCases(String scenario) throws Exception {
+        Path base = repo(tmp.resolve("base"));
+        if (scenario.equals("submodule-not-checked-out")) {
+            Path sub = repo(tmp.resolve("sub-src"));
+            git(base, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.toString(), "sm");
+            commitAll(base, "a submodule");
+        }
+        if (scenario.equals("repository-in-tracked-dir")) {
+            write(base, "nested/x.txt", "tracked\n");
+            commitAll(base, "nested dir");
+        }
+        workspaces = Workspaces.builder().stateDir(tmp.resolve("state")).build();
+        try (Workspace ws = workspaces.isolate("run-e", base, null, Isolation.CLONE)) {
+            Path dir = ws.dir();
+            switch (scenario) {
+                case "skip-worktree" -> {
+                    git(dir, "update-index", "--skip-worktree", "README.md");
+                    Files.delete(dir.resolve("README.md"));
+                }
+                case "file-mode-off" -> {
+                    git(dir, "config", "core.fileMode", "false");
+                    write(dir, "tool.sh", "#!/bin/sh\n");
+                    dir.resolve("tool.sh").toFile().setExecutable(true);
+                }
+                case "repository-in-tracked-dir" -> {
+                    git(dir.resolve("nested"), "init", "-q");
+                    commitAll(dir.resolve("nested"), "a repository inside");
+                }
+                default -> { }
+            }
+            CapturedChanges c = new ChangeCollector(workspaces).collect(ws);
+            if (scenario.equals("submodule-not-checked-out") || scenario.equals("skip-worktree")) {
+                assertThat(c.changes().changed()).as("nothing changed").isFalse();
+            }
+            git(dir, "add", "-A");
+            assertThat(c.tree()).isEqualTo(git(dir, "write-tree"));
+        }
+    }
+
     @Test
     void binaryFilesAreMarkedNotInlinedAndDeletionsAndUncommittedEditsCount() throws Exception {
         try (Workspace ws = isolate(Isolation.WORKTREE)) {

@@ -92,7 +92,14 @@ class LocalCloneTest {
     void aCommitIdIsCheckedOutDetached() throws Exception {
         Path base = richBaseline();
         String first = git(base, "rev-parse", "HEAD~1");
+        Path byGit = tmp.resolve("by-git-detached");
+        git(tmp, "clone", "-q", "--local", "--template=", "--no-checkout", base.toString(), byGit.toString());
+        git(byGit, "checkout", "-q", "--detach", first);
         try (Workspace ws = workspaces().isolate("run-lcd", base, first, Isolation.CLONE)) {
+            assertThat(git(ws.dir(), "for-each-ref", "--format=%(refname) %(objectname)"))
+                    .isEqualTo(git(byGit, "for-each-ref", "--format=%(refname) %(objectname)"));
+            assertThat(localConfig(ws.dir())).isEqualTo(localConfig(byGit, "remote.origin.pushurl="
+                    + ws.scratchDir().resolve(OriginPushGuard.NO_PUSH)));
             assertThat(git(ws.dir(), "rev-parse", "HEAD")).isEqualTo(first);
             assertThat(git(ws.dir(), "rev-parse", "--abbrev-ref", "HEAD")).isEqualTo("HEAD");
             assertThat(ws.dir().resolve("src/later.txt")).doesNotExist();

@@ -81,6 +81,39 @@ class TreeDiffTest {
         }
     }
 
+    /** Changes TreeDiff writes git's way or leaves to git; either way the result is git's. */
+    @Test
+    void modeOnlyBinaryTypeChangeAndRepositoryAttributesComeOutAsGitsOwn() throws Exception {
+        Path base = repo(tmp.resolve("base"));
+        Files.write(base.resolve("tool.bin"), new byte[] {0, 1, 2, 3});
+        write(base, "link-me.txt", "a file, later a symlink\n");
+        commitAll(base, "binary and a file");
+        Workspaces workspaces = Workspaces.builder().stateDir(tmp.resolve("state")).build();
+        for (String scenario : new String[] {"binary-mode", "type-change", "info-attributes"}) {
+            try (Workspace ws = workspaces.isolate("run-" + scenario, base, null, Isolation.CLONE)) {
+                Path dir = ws.dir();
+                switch (scenario) {
+                    case "binary-mode" -> dir.resolve("tool.bin").toFile().setExecutable(true);
+                    case "type-change" -> {
+                        Files.delete(dir.resolve("link-me.txt"));
+                        Files.createSymbolicLink(dir.resolve("link-me.txt"), Path.of("README.md"));
+                    }
+                    default -> {
+                        write(dir, ".git/info/attributes", "*.dat -diff\n");
+                        write(dir, "data.dat", "text git is told to treat as binary\n");
+                    }
+                }
+                CapturedChanges c = new ChangeCollector(workspaces).collect(ws);
+                String b = ws.baseline().commit();
+                assertThat(Files.readString(c.diffstat()).strip()).as(scenario)
+                        .isEqualTo(git(dir, "diff", "--stat=200", "--no-renames", b, c.tree()));
+                assertThat(withoutHunkContext(Files.readString(c.patch())).strip()).as(scenario)
+                        .isEqualTo(withoutHunkContext(git(dir, "diff", "--no-renames", b, c.tree())));
+                assertThat(c.changes().files()).as(scenario).doesNotHaveDuplicates();
+            }
+        }
+    }
+
     @Test
     void aChangeWithAttributesIsLeftToGit() throws Exception {
         Path base = repo(tmp.resolve("base"));

@@ -91,10 +91,11 @@ class WorkspacesTest {
         Workspaces w = workspaces();
         Path outside = tmp.resolve("outside");
         // another process adding and removing worktrees of the same baseline all along
-        Process other = new ProcessBuilder("bash", "-c", "i=0; while :; do i=$((i+1)); "
+        Path stop = tmp.resolve("stop");
+        Process other = new ProcessBuilder("bash", "-c", "i=0; while [ ! -e \"$2\" ]; do i=$((i+1)); "
                 + "git -C \"$0\" worktree add --detach --quiet \"$1/o$i\" HEAD 2>/dev/null; "
                 + "git -C \"$0\" worktree remove --force --force \"$1/o$i\" 2>/dev/null; sleep 0.02; done",
-                base.toString(), outside.toString()).redirectErrorStream(true)
+                base.toString(), outside.toString(), stop.toString()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         ExecutorService pool = Executors.newFixedThreadPool(3);
         try {
@@ -115,8 +116,10 @@ class WorkspacesTest {
             }
         } finally {
             pool.shutdownNow();
-            other.destroy();
-            other.waitFor(10, TimeUnit.SECONDS);
+            Files.createFile(stop); // the loop ends its cycle (no git of it left running) and exits
+            if (!other.waitFor(30, TimeUnit.SECONDS)) {
+                other.destroyForcibly();
+            }
         }
         assertThat(w.stateDir().resolve("runs")).isEmptyDirectory();
         assertThat(git(base, "worktree", "list")).doesNotContain(w.stateDir().toString());
