@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,8 +48,12 @@ public final class ResultStore {
     public static final String TRANSCRIPT = "transcript.log";
     public static final String EVENTS = "events.jsonl";
 
-    /** How often a writer tries to swap its result in while other writers of the combo race it. */
-    private static final int MAX_SWAP_ATTEMPTS = 50;
+    /**
+     * How long a writer keeps trying to swap its result in while other writers of the combo
+     * (other runners, other JVMs) keep landing theirs first: 30 s. Every lost round means another
+     * writer finished, so this ends long before unless writers never stop coming.
+     */
+    private static final long MAX_SWAP_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private static final Logger log = LoggerFactory.getLogger(ResultStore.class);
 
@@ -164,6 +169,7 @@ public final class ResultStore {
      */
     private void swapIn(Path tmp, Path dir, String runId) throws IOException {
         Path old = resultsDir.resolve(".old-" + runId);
+        long deadline = System.nanoTime() + MAX_SWAP_NANOS;
         for (int attempt = 1; ; attempt++) {
             boolean movedAside = false;
             try {
@@ -181,7 +187,10 @@ public final class ResultStore {
             } catch (FileSystemException e) {
                 // Linux reports a rename onto a non-empty dir as a plain FileSystemException
                 // ("Directory not empty"): what matters is that another writer's dir is there now
+                // (checking that the dir exists is not enough: another writer may have moved it
+                // aside again by now, which is the race too)
                 boolean raced = e instanceof FileAlreadyExistsException || e instanceof DirectoryNotEmptyException
+                        || (e.getReason() != null && e.getReason().toLowerCase(java.util.Locale.ROOT).contains("not empty"))
                         || Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
                 if (!raced) {
                     throw e;
@@ -189,11 +198,11 @@ public final class ResultStore {
                 if (movedAside) {
                     deleteQuietly(old); // superseded by the other writer's result
                 }
-                if (attempt >= MAX_SWAP_ATTEMPTS) {
+                if (System.nanoTime() > deadline) {
                     throw e;
                 }
-                // lost to another writer: a random pause, growing, so that writers in lock step spread out
-                LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1, attempt * 200_000L));
+                // lost to another writer: a random pause, growing to 5 ms, so that writers in lock step spread out
+                LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1, Math.min(attempt, 25) * 200_000L));
             }
         }
     }
