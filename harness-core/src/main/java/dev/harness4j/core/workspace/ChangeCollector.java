@@ -149,12 +149,16 @@ public final class ChangeCollector {
      * against the index, whose stat data spares hashing unchanged files; untracked ignored files
      * and directories left out (tracked ones stay), deleted files dropped (submodules not checked
      * out and entries outside a sparse checkout kept). Nothing is written but the new blobs.
-     * {@code null} where the index copy and git should be used instead: a bigger checkout,
-     * unmerged entries, a repository that appeared inside the checkout, or anything JGit cannot read.
+     * {@code null} where the index copy and git should be used instead: no index file, a bigger
+     * checkout, unmerged entries, a repository that appeared inside the checkout, or anything JGit
+     * cannot read.
      */
     private static String snapshotInMemory(Repository r) {
         try (ObjectInserter ins = r.newObjectInserter(); ObjectReader reader = ins.newReader();
                 TreeWalk tw = new TreeWalk(r, reader)) {
+            if (!r.getIndexFile().exists()) {
+                return null; // the git path starts from HEAD's tree, as git add -A into a fresh index would not
+            }
             DirCache index = r.readDirCache();
             if (index.getEntryCount() > IN_PROCESS_MAX_ENTRIES || index.hasUnmergedPaths()) {
                 return null;

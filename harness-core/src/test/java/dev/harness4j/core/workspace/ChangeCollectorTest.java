@@ -119,7 +119,8 @@ class ChangeCollectorTest {
 
     /** Cases where {@code git add -A} keeps or records entries its own way; the snapshot must agree. */
     @ParameterizedTest
-    @ValueSource(strings = {"submodule-not-checked-out", "skip-worktree", "file-mode-off", "repository-in-tracked-dir"})
+    @ValueSource(strings = {"submodule-not-checked-out", "skip-worktree", "file-mode-off", "repository-in-tracked-dir",
+        "index-deleted"})
     void theSnapshotAgreesWithGitAddAllOnItsSpecialCases(String scenario) throws Exception {
         Path base = repo(tmp.resolve("base"));
         if (scenario.equals("submodule-not-checked-out")) {
@@ -144,6 +145,10 @@ class ChangeCollectorTest {
                     write(dir, "tool.sh", "#!/bin/sh\n");
                     dir.resolve("tool.sh").toFile().setExecutable(true);
                 }
+                case "index-deleted" -> {
+                    write(dir, ".git/info/exclude", "*.md\n"); // tracked at HEAD, ignored now
+                    Files.delete(dir.resolve(".git/index"));
+                }
                 case "repository-in-tracked-dir" -> {
                     git(dir.resolve("nested"), "init", "-q");
                     commitAll(dir.resolve("nested"), "a repository inside");
@@ -153,6 +158,10 @@ class ChangeCollectorTest {
             CapturedChanges c = new ChangeCollector(workspaces).collect(ws);
             if (scenario.equals("submodule-not-checked-out") || scenario.equals("skip-worktree")) {
                 assertThat(c.changes().changed()).as("nothing changed").isFalse();
+            }
+            if (scenario.equals("index-deleted")) { // no index: as if it were HEAD's, so README.md stays
+                assertThat(git(dir, "ls-tree", "-r", "--name-only", c.tree())).contains("README.md");
+                return;
             }
             git(dir, "add", "-A");
             assertThat(c.tree()).isEqualTo(git(dir, "write-tree"));
