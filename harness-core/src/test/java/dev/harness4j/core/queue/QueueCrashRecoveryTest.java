@@ -75,22 +75,7 @@ class QueueCrashRecoveryTest {
     @Test
     void afterKillMinus9TheNextStartFinishesEveryEntryExactlyOnceAndLeavesNothingBehind() throws Exception {
         List<String> ids = enqueue(4);
-        Process first = child(30_000, 2);
-        List<String> runIds = new ArrayList<>();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(first.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while (runIds.size() < 2 && (line = out.readLine()) != null) {
-                if (line.startsWith("started ")) {
-                    runIds.add(line.split(" ")[2]);
-                }
-            }
-            assertThat(runIds).hasSize(2);
-            for (String runId : runIds) {
-                awaitMarker(runId); // the "harness" process of the attempt is up
-            }
-            first.destroyForcibly(); // SIGKILL: no shutdown hook, no cleanup
-            assertThat(first.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        }
+        List<String> runIds = killMidRun(2);
         for (String runId : runIds) {
             assertThat(RunMarker.find(runId)).as("survivor of " + runId + " before recovery").isNotEmpty();
             assertThat(state.resolve("runs").resolve(runId)).exists();
@@ -125,22 +110,7 @@ class QueueCrashRecoveryTest {
             ids.add(q.enqueue(RunSpec.builder("h" + i, "p" + i).model("m").prompt("add a file").baseline(repo)
                     .isolation(Isolation.WORKTREE).task("t1").build()).id());
         }
-        Process first = child(30_000, 2);
-        List<String> runIds = new ArrayList<>();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(first.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while (runIds.size() < 2 && (line = out.readLine()) != null) {
-                if (line.startsWith("started ")) {
-                    runIds.add(line.split(" ")[2]);
-                }
-            }
-            assertThat(runIds).hasSize(2);
-            for (String runId : runIds) {
-                awaitMarker(runId); // the worktree is made before the marked process starts
-            }
-            first.destroyForcibly();
-            assertThat(first.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        }
+        List<String> runIds = killMidRun(2);
         assertThat(worktrees(repo)).as("registered before recovery").hasSize(3);
 
         Process second = child(50, 2);
@@ -158,6 +128,31 @@ class QueueCrashRecoveryTest {
         }
         assertThat(worktrees(repo)).as("worktree registrations after recovery")
                 .containsExactly(repo.toRealPath().toString());
+    }
+
+    /**
+     * Starts a child processing the queue with {@code concurrency} slow runs, waits until that
+     * many have their marked process up (in worktree mode the worktree is made before it), then
+     * kills the child with SIGKILL (no shutdown hook, no cleanup). Returns the killed runs' ids.
+     */
+    private List<String> killMidRun(int concurrency) throws Exception {
+        Process first = child(30_000, concurrency);
+        List<String> runIds = new ArrayList<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(first.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while (runIds.size() < concurrency && (line = out.readLine()) != null) {
+                if (line.startsWith("started ")) {
+                    runIds.add(line.split(" ")[2]);
+                }
+            }
+            assertThat(runIds).hasSize(concurrency);
+            for (String runId : runIds) {
+                awaitMarker(runId);
+            }
+            first.destroyForcibly();
+            assertThat(first.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
+        return runIds;
     }
 
     /** The paths {@code git worktree list --porcelain} reports, the main worktree first. */

@@ -9,29 +9,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Anthropic Messages, count_tokens, model lists and keys, spoken with the JDK HttpClient. */
-class AnthropicMessagesTest {
+class AnthropicMessagesTest extends ProtocolTest {
     private static final String TOOLS = "[{\"name\":\"Write\",\"input_schema\":{\"type\":\"object\",\"properties\":"
             + "{\"file_path\":{\"type\":\"string\"},\"content\":{\"type\":\"string\"}}}},"
             + "{\"name\":\"Bash\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"command\":{\"type\":\"string\"}}}}]";
-
-    private ScriptedModelServer server;
-    private Http http;
-
-    @BeforeEach
-    void setUp() {
-        server = ScriptedModelServer.start();
-        http = new Http(server.baseUrl());
-    }
-
-    @AfterEach
-    void tearDown() {
-        server.close();
-    }
 
     private static String request(String model, boolean stream, String messages) {
         return "{\"model\":\"" + model + "\",\"max_tokens\":1000,\"stream\":" + stream

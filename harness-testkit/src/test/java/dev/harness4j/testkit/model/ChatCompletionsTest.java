@@ -8,32 +8,16 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** OpenAI Chat Completions, spoken with the JDK HttpClient. */
-class ChatCompletionsTest {
+class ChatCompletionsTest extends ProtocolTest {
     private static final String TOOLS = "[{\"type\":\"function\",\"function\":{\"name\":\"write\",\"parameters\":"
             + "{\"type\":\"object\",\"properties\":{\"content\":{\"type\":\"string\"},\"filePath\":{\"type\":\"string\"}}}}},"
             + "{\"type\":\"function\",\"function\":{\"name\":\"bash\",\"parameters\":{\"type\":\"object\",\"properties\":"
             + "{\"command\":{\"type\":\"string\"},\"description\":{\"type\":\"string\"}}}}}]";
     private static final String MESSAGES = "[{\"role\":\"system\",\"content\":\"You are opencode.\\n<env>\\n"
             + "  Working directory: /work/oc\\n</env>\"},{\"role\":\"user\",\"content\":\"go\"}]";
-
-    private ScriptedModelServer server;
-    private Http http;
-
-    @BeforeEach
-    void setUp() {
-        server = ScriptedModelServer.start();
-        http = new Http(server.baseUrl());
-    }
-
-    @AfterEach
-    void tearDown() {
-        server.close();
-    }
 
     private static String request(boolean stream, boolean includeUsage) {
         return "{\"model\":\"m\",\"stream\":" + stream + (includeUsage ? ",\"stream_options\":{\"include_usage\":true}" : "")

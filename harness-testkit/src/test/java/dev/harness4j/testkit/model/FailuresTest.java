@@ -15,29 +15,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** fail, stall, dropConnection, answerAs and concurrent turns, over the JDK HttpClient. */
-class FailuresTest {
+class FailuresTest extends ProtocolTest {
     private static final String ANTHROPIC = "{\"model\":\"m\",\"max_tokens\":10,\"stream\":%s,"
             + "\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}]}";
     private static final String CHAT = "{\"model\":\"m\",\"stream\":%s,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-
-    private ScriptedModelServer server;
-    private Http http;
-
-    @BeforeEach
-    void setUp() {
-        server = ScriptedModelServer.start();
-        http = new Http(server.baseUrl());
-    }
-
-    @AfterEach
-    void tearDown() {
-        server.close();
-    }
 
     private static String anthropic(boolean stream) {
         return String.format(ANTHROPIC, stream, "hi");

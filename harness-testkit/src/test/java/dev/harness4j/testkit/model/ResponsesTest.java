@@ -5,30 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** OpenAI Responses, spoken with the JDK HttpClient. */
-class ResponsesTest {
+class ResponsesTest extends ProtocolTest {
     private static final String TOOLS = "[{\"type\":\"function\",\"name\":\"shell\",\"parameters\":{\"type\":\"object\","
             + "\"properties\":{\"command\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}},"
             + "{\"type\":\"function\",\"name\":\"write\",\"parameters\":{\"type\":\"object\",\"properties\":"
             + "{\"filePath\":{\"type\":\"string\"},\"content\":{\"type\":\"string\"}}}}]";
-
-    private ScriptedModelServer server;
-    private Http http;
-
-    @BeforeEach
-    void setUp() {
-        server = ScriptedModelServer.start();
-        http = new Http(server.baseUrl());
-    }
-
-    @AfterEach
-    void tearDown() {
-        server.close();
-    }
 
     private static String request(boolean stream) {
         return "{\"model\":\"m\",\"stream\":" + stream + ",\"instructions\":\"You are codex.\\nWorking directory: /w\","
