@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Reads Linux's {@code /proc} to find the live (non-zombie) processes of one run: those whose
@@ -18,7 +19,17 @@ final class ProcTable {
     private static final int ENVIRON_READ_LIMIT = 1 << 20;
     private static final int STAT_PGRP = 2;
     private static final int STAT_SESSION = 3;
+    private static final int STAT_FLAGS = 6;
     private static final int STAT_STARTTIME = 19;
+    private static final long PF_KTHREAD = 0x00200000L;
+    /**
+     * How long one scan keeps re-reading environments that read as empty. A process in the middle
+     * of {@code execve} has an empty {@code /proc/<pid>/environ} for a moment (the kernel has
+     * switched to the new memory map but not yet recorded where its environment lies): read once,
+     * a run's process that has just left the run's session with {@code setsid} and is exec'ing
+     * its next program would be missed.
+     */
+    private static final long EMPTY_ENVIRON_RETRY_NANOS = 50_000_000L;
 
     private ProcTable() {}
 
@@ -44,6 +55,7 @@ final class ProcTable {
         }
         Reader reader = new Reader();
         List<Long> out = new ArrayList<>();
+        long retryDeadline = System.nanoTime() + EMPTY_ENVIRON_RETRY_NANOS;
         for (String name : names) {
             long pid = parsePid(name);
             if (pid <= 0 || pid == self) {
@@ -55,7 +67,8 @@ final class ProcTable {
             }
             if (leader > 0 && (stat[0] == leader || stat[1] == leader)) {
                 out.add(pid);
-            } else if (stat[2] >= notBefore && hasMarker(reader, name, needle)) {
+            } else if (stat[2] >= notBefore && (stat[3] & PF_KTHREAD) == 0
+                    && hasMarker(reader, name, needle, retryDeadline)) {
                 out.add(pid);
             }
         }
@@ -80,7 +93,7 @@ final class ProcTable {
         return Long.parseLong(name);
     }
 
-    /** {pgrp, session, starttime} of a live process, or null when it is gone or a zombie. */
+    /** {pgrp, session, starttime, flags} of a live process, or null when it is gone or a zombie. */
     static long[] stat(Reader reader, String pid) {
         int n = reader.read("/proc/" + pid + "/stat", 4096);
         if (n <= 0) {
@@ -96,7 +109,7 @@ final class ProcTable {
         if (close < 0 || i >= n || b[i] == 'Z' || b[i] == 'X') {
             return null;
         }
-        long[] out = new long[3];
+        long[] out = new long[4];
         int field = 0;
         long value = 0;
         for (; i <= n; i++) {
@@ -105,6 +118,8 @@ final class ProcTable {
                     out[0] = value;
                 } else if (field == STAT_SESSION) {
                     out[1] = value;
+                } else if (field == STAT_FLAGS) {
+                    out[3] = value;
                 } else if (field == STAT_STARTTIME) {
                     out[2] = value;
                     return out;
@@ -118,8 +133,18 @@ final class ProcTable {
         return null;
     }
 
-    private static boolean hasMarker(Reader reader, String pid, byte[] needle) {
-        int n = reader.read("/proc/" + pid + "/environ", ENVIRON_READ_LIMIT);
+    /**
+     * Whether the process's environment holds {@code needle}. An empty environment is read again
+     * (1 ms apart, until {@code retryDeadline}, shared by the whole scan) while the process still
+     * lives: see {@link #EMPTY_ENVIRON_RETRY_NANOS}.
+     */
+    private static boolean hasMarker(Reader reader, String pid, byte[] needle, long retryDeadline) {
+        String file = "/proc/" + pid + "/environ";
+        int n = reader.read(file, ENVIRON_READ_LIMIT);
+        while (n == 0 && System.nanoTime() < retryDeadline && stat(reader, pid) != null) {
+            LockSupport.parkNanos(1_000_000L);
+            n = reader.read(file, ENVIRON_READ_LIMIT);
+        }
         byte[] env = reader.buf;
         int from = 0;
         while (from + needle.length <= n) {

@@ -71,6 +71,27 @@ class RunMarkerTest {
         }
     }
 
+    @Test
+    void findsAProcessEvenInTheMiddleOfExecWhenItsEnvironmentReadsEmpty(@TempDir Path dir) throws Exception {
+        String runId = Runs.newRunId();
+        Path loop = dir.resolve("loop.sh");
+        Files.writeString(loop, "exec /bin/sh \"$0\"\n"); // one exec after another, for ever
+        Process p = startMarked(runId, "exec /bin/sh '" + loop + "'");
+        try {
+            awaitCount(runId, 1);
+            int missed = 0;
+            for (int i = 0; i < 400; i++) {
+                if (!RunMarker.find(runId).stream().anyMatch(h -> h.pid() == p.pid())) {
+                    missed++;
+                }
+            }
+
+            assertThat(missed).as("scans of 400 that missed a process exec'ing in a loop").isZero();
+        } finally {
+            RunMarker.killAll(runId, Duration.ZERO);
+        }
+    }
+
     /** Waits until the process has exec'd a binary whose name starts with the prefix. */
     private static void awaitComm(long pid, String prefix) throws Exception {
         Path comm = Path.of("/proc/" + pid + "/comm");

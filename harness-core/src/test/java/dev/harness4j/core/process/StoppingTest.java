@@ -141,6 +141,24 @@ class StoppingTest {
     }
 
     @Test
+    void killsAGrandchildThatIsExecingWhenItsParentExits() throws Exception {
+        // the grandchild detaches (setsid) and exec's itself a few hundred times before it settles
+        // in a sleep: the sweep after the parent's exit may meet it mid-exec, when /proc shows no
+        // environment for a moment (one scan in five or so, on a machine with 2 CPUs)
+        Path loop = dir.resolve("loop.sh");
+        Files.writeString(loop, "[ \"$1\" -gt 0 ] && exec /bin/sh \"$0\" $(($1 - 1)); exec sleep 120\n");
+        for (int round = 0; round < 10; round++) {
+            String runId = Runs.newRunId();
+            ProcessOutcome outcome = supervisor.run(ProcessRequest.builder(runId, Runs.sh(dir,
+                    "(setsid /bin/sh '" + loop + "' 300 </dev/null >/dev/null 2>&1 &)"),
+                    dir).build());
+
+            assertThat(outcome.exitCode()).isZero();
+            assertThat(RunMarker.find(runId)).as("survivors of round %d", round).isEmpty();
+        }
+    }
+
+    @Test
     void closeStopsEveryRunningRunAsAShutdown() throws Exception {
         String runId = Runs.newRunId();
         Runs.Lines lines = new Runs.Lines();
