@@ -8,6 +8,7 @@ import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.bench.AutonomyPreamble;
 import dev.harness4j.core.capture.ResultStore;
+import dev.harness4j.core.internal.Checks;
 import dev.harness4j.core.process.ProcessSupervisor;
 import dev.harness4j.core.workspace.BranchPusher;
 import dev.harness4j.core.workspace.ChangeCollector;
@@ -284,13 +285,13 @@ public final class HarnessRunner implements AutoCloseable {
 
         /** Between TERM and KILL when a run is stopped; default {@link ProcessSupervisor#DEFAULT_TERM_GRACE}. */
         public Builder termGrace(Duration value) {
-            this.termGrace = requirePositive(value, "termGrace");
+            this.termGrace = Checks.positive(value, "termGrace");
             return this;
         }
 
         /** How long a result branch push may take; default {@link #DEFAULT_PUSH_TIMEOUT}. */
         public Builder pushTimeout(Duration value) {
-            this.pushTimeout = requirePositive(value, "pushTimeout");
+            this.pushTimeout = Checks.positive(value, "pushTimeout");
             return this;
         }
 
@@ -321,7 +322,7 @@ public final class HarnessRunner implements AutoCloseable {
 
         /** The login probe's max runtime; default {@link #DEFAULT_LOGIN_TIMEOUT}. */
         public Builder loginTimeout(Duration value) {
-            this.loginTimeout = requirePositive(value, "loginTimeout");
+            this.loginTimeout = Checks.positive(value, "loginTimeout");
             return this;
         }
 
@@ -339,14 +340,6 @@ public final class HarnessRunner implements AutoCloseable {
 
         public HarnessRunner build() {
             return new HarnessRunner(this);
-        }
-
-        private static Duration requirePositive(Duration d, String name) {
-            Objects.requireNonNull(d, name);
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive, was " + d);
-            }
-            return d;
         }
     }
 }

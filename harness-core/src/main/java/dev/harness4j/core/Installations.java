@@ -4,6 +4,7 @@ import dev.harness4j.api.Harness;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.HarnessNotInstalledException;
 import dev.harness4j.api.InstallInfo;
+import dev.harness4j.core.internal.Checks;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -183,11 +184,7 @@ public final class Installations {
         }
 
         public Builder versionTimeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("versionTimeout must be positive, was " + timeout);
-            }
-            this.versionTimeout = timeout;
+            this.versionTimeout = Checks.positive(timeout, "versionTimeout");
             return this;
         }
 

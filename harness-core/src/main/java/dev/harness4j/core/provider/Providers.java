@@ -4,6 +4,7 @@ import dev.harness4j.api.ProviderNotResolvableException;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.Secret;
+import dev.harness4j.core.internal.Checks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -331,12 +332,12 @@ public final class Providers implements ProviderResolver {
         }
 
         public Builder probeTimeout(Duration value) {
-            this.probeTimeout = positive(value, "probeTimeout");
+            this.probeTimeout = Checks.positive(value, "probeTimeout");
             return this;
         }
 
         public Builder healthTimeout(Duration value) {
-            this.healthTimeout = positive(value, "healthTimeout");
+            this.healthTimeout = Checks.positive(value, "healthTimeout");
             return this;
         }
 
@@ -365,14 +366,6 @@ public final class Providers implements ProviderResolver {
             Duration connect = probeTimeout.compareTo(healthTimeout) < 0 ? healthTimeout : probeTimeout;
             return new Providers(all, fromFile, configFile, environment, probeTimeout, healthTimeout,
                     new EndpointProbe(connect), new Object());
-        }
-
-        private static Duration positive(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(what + " must be positive, was " + d);
-            }
-            return d;
         }
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.core.Json;
 import dev.harness4j.core.capture.AtomicFiles;
+import dev.harness4j.core.internal.Checks;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -75,10 +76,7 @@ public final class FileQueueStore implements QueueStore {
 
     public FileQueueStore(Path dir, Duration lockTimeout) {
         Objects.requireNonNull(dir, "dir");
-        this.lockTimeout = Objects.requireNonNull(lockTimeout, "lockTimeout");
-        if (lockTimeout.isNegative() || lockTimeout.isZero()) {
-            throw new IllegalArgumentException("lockTimeout must be positive, was " + lockTimeout);
-        }
+        this.lockTimeout = Checks.positive(lockTimeout, "lockTimeout");
         try {
             Files.createDirectories(dir);
             this.dir = dir.toRealPath();

@@ -3,6 +3,7 @@ package dev.harness4j.core.queue;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.internal.Checks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -354,11 +355,7 @@ public final class QueueProcessor implements AutoCloseable {
         }
 
         public Builder pollInterval(Duration value) {
-            Objects.requireNonNull(value, "pollInterval");
-            if (value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException("pollInterval must be positive, was " + value);
-            }
-            this.pollInterval = value;
+            this.pollInterval = Checks.positive(value, "pollInterval");
             return this;
         }
 

@@ -1,6 +1,7 @@
 package dev.harness4j.core.queue;
 
 import dev.harness4j.api.Outcome;
+import dev.harness4j.core.internal.Checks;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -43,9 +44,9 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("maxAttempts must be >= 1, was " + maxAttempts);
         }
-        requirePositive(initialBackoff, "initialBackoff");
-        requirePositive(maxBackoff, "maxBackoff");
-        requirePositive(rateLimitWait, "rateLimitWait");
+        Checks.positive(initialBackoff, "initialBackoff");
+        Checks.positive(maxBackoff, "maxBackoff");
+        Checks.positive(rateLimitWait, "rateLimitWait");
     }
 
     public RetryPolicy withMaxAttempts(int value) {
@@ -89,12 +90,5 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
         int doublings = Math.max(0, Math.min(attempts - 1, 30));
         Duration d = initialBackoff.multipliedBy(1L << doublings);
         return d.compareTo(maxBackoff) > 0 ? maxBackoff : d;
-    }
-
-    private static void requirePositive(Duration d, String name) {
-        Objects.requireNonNull(d, name);
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(name + " must be positive, was " + d);
-        }
     }
 }

@@ -3,6 +3,7 @@ package dev.harness4j.core.queue;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.internal.Checks;
 import dev.harness4j.core.process.RunMarker;
 import dev.harness4j.api.Isolation;
 import dev.harness4j.core.workspace.SafeDelete;
@@ -353,11 +354,7 @@ public final class RunQueue {
 
         /** How long recovery waits for {@code git worktree prune} (default {@link #DEFAULT_GIT_TIMEOUT}). */
         public Builder gitTimeout(Duration value) {
-            Objects.requireNonNull(value, "gitTimeout");
-            if (value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException("gitTimeout must be positive, was " + value);
-            }
-            this.gitTimeout = value;
+            this.gitTimeout = Checks.positive(value, "gitTimeout");
             return this;
         }
 

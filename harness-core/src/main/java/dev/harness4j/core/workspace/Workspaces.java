@@ -1,6 +1,7 @@
 package dev.harness4j.core.workspace;
 
 import dev.harness4j.api.Isolation;
+import dev.harness4j.core.internal.Checks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -428,11 +429,7 @@ public final class Workspaces {
 
         /** How long one git command may take; default 10 minutes. */
         public Builder gitTimeout(Duration value) {
-            Objects.requireNonNull(value, "gitTimeout");
-            if (value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException("gitTimeout must be positive, was " + value);
-            }
-            this.gitTimeout = value;
+            this.gitTimeout = Checks.positive(value, "gitTimeout");
             return this;
         }
 
