@@ -14,6 +14,7 @@ import dev.harness4j.core.process.ProcessSupervisor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.UUID;
 
 /** Runs a harness's real login probe under the process supervisor, as core would. */
 final class LoginProbes {
@@ -25,7 +26,7 @@ final class LoginProbes {
     static Login probe(Harness harness, String executable, ResolvedProvider provider, Path dir, Path workspace)
             throws Exception {
         Files.createDirectories(dir);
-        HarnessContext ctx = HarnessContext.builder().runId("probe-" + dir.getFileName()).prompt("")
+        HarnessContext ctx = HarnessContext.builder().runId("probe-" + UUID.randomUUID()).prompt("")
                 .provider(provider).workspace(workspace).scratchDir(dir.resolve("scratch"))
                 .executable(executable).environment(System.getenv()).runningAsRoot(true).build();
         Invocation probe = harness.loginProbe(ctx).orElseThrow();

@@ -20,7 +20,9 @@ import java.util.Set;
  *         .build();
  * }</pre>
  *
- * @param runId the run's id; every spawned process carries it as {@link RunMarker#ENV}
+ * @param runId the run's id; every spawned process carries it as {@link RunMarker#ENV}. It must
+ *     be unique on the machine, not only in this JVM: stopping a run (and the sweep after it
+ *     exits) ends every process carrying its id, whoever started it
  * @param invocation what to start
  * @param scratchDir where {@link Invocation#files()} are written (created when missing)
  * @param baseEnvironment the environment to start from (usually {@code System.getenv()});

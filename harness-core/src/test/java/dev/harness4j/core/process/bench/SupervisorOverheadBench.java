@@ -43,7 +43,7 @@ public final class SupervisorOverheadBench {
                     throw new IllegalStateException("direct run failed");
                 }
                 long t1 = System.nanoTime();
-                ProcessOutcome o = supervisor.run(ProcessRequest.builder("bench-" + i,
+                ProcessOutcome o = supervisor.run(ProcessRequest.builder("bench-" + ProcessHandle.current().pid() + "-" + i,
                         Invocation.builder("sh", "-c", script).workingDir(s).build(), s).build());
                 long t2 = System.nanoTime();
                 if (o.exitCode() == null || o.exitCode() != 0) {
