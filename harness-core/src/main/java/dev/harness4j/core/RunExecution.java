@@ -161,6 +161,7 @@ final class RunExecution {
         stage = Stage.CAPTURE;
         status(events, HarnessEvent.Status.CAPTURING, null);
         captured = runner.changes.collect(ws);
+        notes.addAll(captured.notes());
         Termination termination = outcome.termination();
         if (termination.kind() == Termination.Kind.START_FAILED) {
             stage = Stage.RUN;

@@ -127,6 +127,17 @@ class HarnessRunnerTest {
     }
 
     @Test
+    void aRepositoryTheAgentInitialisedWithoutACommitIsLeftOutWithANoteAndTheRestIsCaptured() throws Exception {
+        RunRecord r = runner.run(spec("mkdir app && git -C app init -q && echo inner > app/main.txt && echo outer > notes.txt")
+                .build());
+
+        assertThat(r.result().outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(r.changes().files()).containsExactly("notes.txt");
+        assertThat(r.notes()).singleElement().asString().startsWith("app/ is a git repository without a commit");
+        assertThat(meta(r).get("notes").get(0).asText()).startsWith("app/ is a git repository without a commit");
+    }
+
+    @Test
     void exitZeroWithNothingChangedIsNoOpAndTheScratchFilesDoNotCount() throws Exception {
         RunRecord r = runner.run(spec("cat \"$SCRATCH/config.json\" && echo more > \"$SCRATCH/state.txt\"").build());
         assertThat(r.result().outcome()).isEqualTo(Outcome.NO_OP);

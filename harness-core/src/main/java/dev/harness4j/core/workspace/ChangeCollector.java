@@ -60,6 +60,11 @@ public final class ChangeCollector {
      */
     static final int IN_PROCESS_MAX_ENTRIES = 2_000;
 
+    /** git's error for a directory holding a repository without a commit ({@code LC_ALL=C}). */
+    private static final Pattern NO_COMMIT_CHECKED_OUT =
+            Pattern.compile("(?m)^error: '(.+)/' does not have a commit checked out$");
+    /** How many commit-less repositories {@link #snapshotWithGit} leaves out before it gives up. */
+    private static final int MAX_EMPTY_REPOSITORIES = 100;
     private static final Pattern INSERTIONS = Pattern.compile("(\\d+) insertions?\\(\\+\\)");
     private static final Pattern DELETIONS = Pattern.compile("(\\d+) deletions?\\(-\\)");
 
@@ -97,8 +102,9 @@ public final class ChangeCollector {
         String headTree = walk.parseCommit(id).getTree().name();
         String tree = snapshotInMemory(r);
         boolean small = tree != null;
+        List<String> notes = new ArrayList<>();
         if (tree == null) {
-            tree = snapshotThroughIndexCopy(ws, r.getIndexFile().toPath(), what);
+            tree = snapshotThroughIndexCopy(ws, r.getIndexFile().toPath(), what, notes);
         }
 
         boolean headMoved = !head.equals(base);
@@ -128,7 +134,7 @@ public final class ChangeCollector {
             files.addAll(changedPaths(r, walk, base, tree));
         }
         GitChanges changes = new GitChanges(base, head, headMoved, dirty, files, insertions, deletions);
-        return new CapturedChanges(changes, tree, patch, stat);
+        return new CapturedChanges(changes, tree, patch, stat, notes);
     }
 
     /** {@link TreeDiff} for a small change, else {@code null} (and nothing written) for the git binary. */
@@ -224,7 +230,7 @@ public final class ChangeCollector {
      * {@code git add --all} into a copy of the index (it keeps the stat cache, so only what
      * changed is hashed) and {@code git write-tree}, with the git binary.
      */
-    private String snapshotThroughIndexCopy(Workspace ws, Path index, String what) {
+    private String snapshotThroughIndexCopy(Workspace ws, Path index, String what, List<String> notes) {
         Path dir = ws.dir();
         Path snapshotIndex = ws.ioDir().resolve("snapshot.index");
         try {
@@ -236,7 +242,7 @@ public final class ChangeCollector {
         } catch (IOException e) {
             throw new WorkspaceException(what + ": could not copy the index " + index, e);
         }
-        String tree = snapshotWithGit(dir, snapshotIndex, what);
+        String tree = snapshotWithGit(dir, snapshotIndex, what, notes);
         deleteQuietly(snapshotIndex);
         return tree;
     }
@@ -257,13 +263,33 @@ public final class ChangeCollector {
         }
     }
 
-    /** {@code git add --all} into the snapshot index and {@code git write-tree}, with the git binary. */
-    private String snapshotWithGit(Path dir, Path snapshotIndex, String what) {
+    /**
+     * {@code git add --all} into the snapshot index and {@code git write-tree}, with the git
+     * binary. A git repository without a commit inside the checkout (an agent's {@code git init})
+     * makes {@code git add} fail, naming one such directory at a time: each is left out by an
+     * exclude pathspec and said in {@code notes}, so the rest of the work is still captured.
+     */
+    private String snapshotWithGit(Path dir, Path snapshotIndex, String what, List<String> notes) {
         Map<String, String> env = Map.of("GIT_INDEX_FILE", snapshotIndex.toString());
         if (!Files.exists(snapshotIndex)) {
             git.run(dir, env, List.of("read-tree", "HEAD")).orThrow(what);
         }
-        git.run(dir, env, List.of("add", "--all", "--", ".")).orThrow(what);
+        List<String> add = new ArrayList<>(List.of("add", "--all", "--", "."));
+        List<String> left = new ArrayList<>();
+        GitCli.Result added;
+        while (!(added = git.run(dir, env, add)).ok() && left.size() < MAX_EMPTY_REPOSITORIES) {
+            Matcher m = NO_COMMIT_CHECKED_OUT.matcher(added.stderr());
+            if (!m.find() || left.contains(m.group(1))) {
+                break;
+            }
+            left.add(m.group(1));
+            add.add(":(exclude,literal)" + m.group(1));
+        }
+        added.orThrow(what);
+        for (String path : left) {
+            notes.add(path + "/ is a git repository without a commit (made during the run?): its files are not in the"
+                    + " captured changes");
+        }
         return git.run(dir, env, List.of("write-tree")).orThrow(what).out();
     }
 

@@ -39,6 +39,25 @@ class ChangeCollectorTest {
 
     @ParameterizedTest
     @EnumSource(Isolation.class)
+    void repositoriesWithoutACommitMadeInTheCheckoutAreLeftOutAndSaidTheRestIsCaptured(Isolation mode) throws Exception {
+        try (Workspace ws = isolate(mode)) {
+            write(ws.dir(), "kept.txt", "the agent's work\n");
+            for (String nested : new String[] {"app", "deep/er/lib", "with space"}) {
+                write(ws.dir(), nested + "/inside.txt", "not capturable\n");
+                git(ws.dir().resolve(nested), "init", "-q");
+            }
+            CapturedChanges c = new ChangeCollector(workspaces).collect(ws);
+
+            assertThat(c.changes().dirty()).isTrue();
+            assertThat(c.changes().files()).containsExactly("kept.txt");
+            assertThat(Files.readString(c.patch())).contains("+the agent's work").doesNotContain("not capturable");
+            assertThat(c.notes()).hasSize(3).allSatisfy(n -> assertThat(n).contains("git repository without a commit"));
+            assertThat(String.join("\n", c.notes())).contains("app/ ").contains("deep/er/lib/ ").contains("with space/ ");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Isolation.class)
     void aCommitMovesHeadAndCountsFilesAndLines(Isolation mode) throws Exception {
         try (Workspace ws = isolate(mode)) {
             write(ws.dir(), "src/app.txt", "line 1\nline two\nline 3\n");
