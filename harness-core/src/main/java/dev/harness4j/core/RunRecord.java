@@ -34,7 +34,8 @@ import java.util.Optional;
  * @param login what the CLI said about its login
  * @param branch the push of the result to the baseline's remote, or {@code null} when there was
  *     no remote (or no push)
- * @param notes remarks on the run, e.g. that the baseline was dirty (never secret)
+ * @param notes remarks on the run: that the baseline was dirty, what the capture left out (a git
+ *     repository without a commit made in the checkout); never secret
  * @param resultDir the directory the result was written to
  */
 public record RunRecord(
