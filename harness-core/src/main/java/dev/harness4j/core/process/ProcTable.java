@@ -27,9 +27,10 @@ final class ProcTable {
      * of {@code execve} has an empty {@code /proc/<pid>/environ} for a moment (the kernel has
      * switched to the new memory map but not yet recorded where its environment lies): read once,
      * a run's process that has just left the run's session with {@code setsid} and is exec'ing
-     * its next program would be missed.
+     * its next program would be missed. The window is microseconds, but a process preempted
+     * inside it on a loaded machine can stay there for tens of milliseconds.
      */
-    private static final long EMPTY_ENVIRON_RETRY_NANOS = 50_000_000L;
+    private static final long EMPTY_ENVIRON_RETRY_NANOS = 200_000_000L;
 
     private ProcTable() {}
 
