@@ -17,6 +17,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -190,7 +191,7 @@ public final class ResultStore {
                 // (checking that the dir exists is not enough: another writer may have moved it
                 // aside again by now, which is the race too)
                 boolean raced = e instanceof FileAlreadyExistsException || e instanceof DirectoryNotEmptyException
-                        || (e.getReason() != null && e.getReason().toLowerCase(java.util.Locale.ROOT).contains("not empty"))
+                        || (e.getReason() != null && e.getReason().toLowerCase(Locale.ROOT).contains("not empty"))
                         || Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
                 if (!raced) {
                     throw e;

@@ -325,7 +325,7 @@ final class LocalClone {
         try {
             Files.createLink(target, source);
         } catch (NoSuchFileException e) {
-            // gone meanwhile; see linkObjects
+            // gone meanwhile; see linkAll
         } catch (IOException | UnsupportedOperationException e) {
             try {
                 Files.copy(source, target);

@@ -13,7 +13,6 @@ import org.eclipse.jgit.diff.DiffAlgorithm;
 import org.eclipse.jgit.diff.DiffEntry;
 import org.eclipse.jgit.diff.DiffFormatter;
 import org.eclipse.jgit.diff.Edit;
-import org.eclipse.jgit.diff.EditList;
 import org.eclipse.jgit.diff.RawText;
 import org.eclipse.jgit.diff.RawTextComparator;
 import org.eclipse.jgit.lib.AbbreviatedObjectId;
@@ -22,6 +21,7 @@ import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.patch.FileHeader;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.util.QuotedString;
 
@@ -99,11 +99,11 @@ final class TreeDiff {
                     gitHeaders(patchText, start, e, !sameContent);
                     continue;
                 }
-                EditList edits = DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.MYERS)
-                        .diff(RawTextComparator.DEFAULT, new RawText(a), new RawText(b));
+                // one diff per file: its edits give the counts, and the same edits are printed
+                FileHeader fh = fmt.toFileHeader(e);
                 int added = 0;
                 int removed = 0;
-                for (Edit edit : edits) {
+                for (Edit edit : fh.toEditList()) {
                     added += edit.getLengthB();
                     removed += edit.getLengthA();
                 }
@@ -111,7 +111,7 @@ final class TreeDiff {
                 deletions += removed;
                 lines.add(StatLine.text(path, added, removed));
                 int start = patchText.size();
-                fmt.format(e);
+                fmt.format(fh, new RawText(a), new RawText(b));
                 fmt.flush();
                 gitHeaders(patchText, start, e, false);
             }
