@@ -76,7 +76,7 @@ public final class AiderHarness implements Harness {
         Outcome outcome;
         String reason;
         Termination termination = execution.termination();
-        Outcome imposed = Outcomes.fromTermination(termination);
+        Outcome imposed = Outcomes.fromTermination(termination).orElse(null);
         if (imposed != null) {
             outcome = imposed;
             reason = termination.kind() == Termination.Kind.START_FAILED
@@ -123,9 +123,9 @@ public final class AiderHarness implements Harness {
         for (String secret : execution.invocation().secretValues()) {
             out = out.replace(secret, Secret.REDACTED);
         }
-        var key = execution.context().provider().secretValue();
-        if (key.isPresent()) {
-            out = out.replace(key.get().reveal(), Secret.REDACTED);
+        Secret key = execution.context().provider().secret();
+        if (key != null) {
+            out = out.replace(key.reveal(), Secret.REDACTED);
         }
         return out.length() <= MAX_REASON_CHARS ? out : out.substring(0, MAX_REASON_CHARS - 3) + "...";
     }

@@ -152,7 +152,7 @@ final class AiderLaunch {
                 .removeEnv("PYTHONPATH").removeEnv("PYTHONHOME")
                 .removeEnv("GIT_DIR").removeEnv("GIT_WORK_TREE").removeEnv("GIT_INDEX_FILE");
         b.env("OPENAI_API_BASE", provider.v1Url());
-        if (provider.secretValue().isPresent()) {
+        if (provider.secret() != null) {
             b.secretEnv("OPENAI_API_KEY", provider.secret().reveal());
         } else {
             b.env("OPENAI_API_KEY", NO_KEY);

@@ -151,7 +151,7 @@ class AiderEndToEndTest {
         assertThat(transcript(r)).contains("Tokens: 1.2k sent, 56 received.");
         assertThat(r.result().tokens()).isEqualTo(new TokenUsage(1200L, 56L, null, null, TokenUsage.Source.ADAPTER))
                 .isEqualTo(printedTokens(r));
-        assertThat(r.result().costValue()).isEmpty();
+        assertThat(r.result().cost()).isNull();
         assertThat(userAiderFiles()).as("the user's ~/.aider*").isEqualTo(userAiderFilesBefore);
     }
 

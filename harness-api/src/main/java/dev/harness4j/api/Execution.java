@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -56,10 +55,6 @@ public record Execution(
         Objects.requireNonNull(stderr, "stderr");
         Objects.requireNonNull(changes, "changes");
         Objects.requireNonNull(duration, "duration");
-    }
-
-    public Optional<Integer> exit() {
-        return Optional.ofNullable(exitCode);
     }
 
     /** Whether the process exited by itself with code 0. */

@@ -2,7 +2,6 @@ package dev.harness4j.api;
 
 import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * What an adapter read from one execution: the pure output of {@link
@@ -31,10 +30,6 @@ public record HarnessResult(
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(tokens, "tokens");
         Objects.requireNonNull(servedModel, "servedModel");
-    }
-
-    public Optional<Cost> costValue() {
-        return Optional.ofNullable(cost);
     }
 
     public HarnessResult withOutcome(Outcome value, String why) {

@@ -1,5 +1,7 @@
 package dev.harness4j.api;
 
+import java.util.Optional;
+
 /** Shared outcome rules adapters build on. Pure functions. */
 public final class Outcomes {
     private Outcomes() {}
@@ -7,14 +9,14 @@ public final class Outcomes {
     /**
      * The outcome a guard or start failure imposes regardless of what the harness printed:
      * {@code timeout} for the guard's limits, {@code bailed} for bail and shutdown, {@code error}
-     * when the process never started; {@code null} when the process exited by itself.
+     * when the process never started; empty when the process exited by itself.
      */
-    public static Outcome fromTermination(Termination termination) {
+    public static Optional<Outcome> fromTermination(Termination termination) {
         return switch (termination.kind()) {
-            case INACTIVITY_TIMEOUT, MAX_RUNTIME -> Outcome.TIMEOUT;
-            case BAILED, SHUTDOWN -> Outcome.BAILED;
-            case START_FAILED -> Outcome.ERROR;
-            case EXITED -> null;
+            case INACTIVITY_TIMEOUT, MAX_RUNTIME -> Optional.of(Outcome.TIMEOUT);
+            case BAILED, SHUTDOWN -> Optional.of(Outcome.BAILED);
+            case START_FAILED -> Optional.of(Outcome.ERROR);
+            case EXITED -> Optional.empty();
         };
     }
 
@@ -24,9 +26,9 @@ public final class Outcomes {
      * nothing changed is {@code no-op}; any other exit is {@code error}.
      */
     public static Outcome opaque(Execution execution) {
-        Outcome imposed = fromTermination(execution.termination());
-        if (imposed != null) {
-            return imposed;
+        Optional<Outcome> imposed = fromTermination(execution.termination());
+        if (imposed.isPresent()) {
+            return imposed.get();
         }
         if (!execution.exitedCleanly()) {
             return Outcome.ERROR;
@@ -36,26 +38,26 @@ public final class Outcomes {
 
     /**
      * Classifies an HTTP status an endpoint answered with: 429 rate-limited, 401/403 auth,
-     * 5xx and 529 transient, 413 context-overflow, other 4xx bad-request; {@code null} for
+     * 5xx and 529 transient, 413 context-overflow, other 4xx bad-request; empty for
      * anything else.
      */
-    public static Outcome fromHttpStatus(int status) {
+    public static Optional<Outcome> fromHttpStatus(int status) {
         if (status == 429) {
-            return Outcome.RATE_LIMITED;
+            return Optional.of(Outcome.RATE_LIMITED);
         }
         if (status == 401 || status == 403) {
-            return Outcome.AUTH;
+            return Optional.of(Outcome.AUTH);
         }
         if (status == 413) {
-            return Outcome.CONTEXT_OVERFLOW;
+            return Optional.of(Outcome.CONTEXT_OVERFLOW);
         }
         if (status >= 500 && status <= 599) {
-            return Outcome.TRANSIENT;
+            return Optional.of(Outcome.TRANSIENT);
         }
         if (status >= 400 && status <= 499) {
-            return Outcome.BAD_REQUEST;
+            return Optional.of(Outcome.BAD_REQUEST);
         }
-        return null;
+        return Optional.empty();
     }
 
     /** Whether an error text speaks of an exceeded context window, in the words CLIs use. */

@@ -3,7 +3,6 @@ package dev.harness4j.api;
 import java.net.URI;
 import java.util.EnumSet;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -39,10 +38,6 @@ public record ResolvedProvider(
     /** Whether the endpoint serves the given API style. */
     public boolean serves(ApiStyle style) {
         return apiStyles.contains(style);
-    }
-
-    public Optional<Secret> secretValue() {
-        return Optional.ofNullable(secret);
     }
 
     /** The base URL with {@code /v1} appended once (no double {@code /v1/v1}). */

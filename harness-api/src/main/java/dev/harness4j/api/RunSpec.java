@@ -31,6 +31,8 @@ import java.util.Objects;
  * @param task a short label for the task (bench matrices), or {@code null}
  * @param options harness-specific options (documented by each adapter), e.g. aider's {@code
  *     edit-format}
+ * @param trial which repetition of the same task, harness, provider and model this run is
+ *     (1 for the first; bench trials count up), at least 1
  */
 public record RunSpec(
         String harness,
@@ -43,7 +45,8 @@ public record RunSpec(
         Limits limits,
         String systemPrompt,
         String task,
-        Map<String, String> options) {
+        Map<String, String> options,
+        int trial) {
 
     public RunSpec {
         Objects.requireNonNull(harness, "harness");
@@ -58,6 +61,9 @@ public record RunSpec(
         }
         if (provider.isBlank()) {
             throw new IllegalArgumentException("provider must not be blank");
+        }
+        if (trial < 1) {
+            throw new IllegalArgumentException("trial must be >= 1, was " + trial);
         }
         if (model != null && model.isBlank()) {
             throw new IllegalArgumentException("model must be null (provider default) or non-blank");
@@ -80,6 +86,7 @@ public record RunSpec(
         b.systemPrompt = systemPrompt;
         b.task = task;
         b.options.putAll(options);
+        b.trial = trial;
         return b;
     }
 
@@ -104,6 +111,7 @@ public record RunSpec(
         private String systemPrompt;
         private String task;
         private final Map<String, String> options = new LinkedHashMap<>();
+        private int trial = 1;
 
         private Builder(String harness, String provider) {
             this.harness = Objects.requireNonNull(harness, "harness");
@@ -150,6 +158,15 @@ public record RunSpec(
             return this;
         }
 
+        /** Which repetition of the same task, harness, provider and model this is; default 1. */
+        public Builder trial(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("trial must be >= 1, was " + value);
+            }
+            this.trial = value;
+            return this;
+        }
+
         public Builder option(String key, String value) {
             options.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
             return this;
@@ -163,7 +180,7 @@ public record RunSpec(
                 throw new IllegalStateException("RunSpec needs a baseline repository: call baseline(..)");
             }
             return new RunSpec(harness, provider, model, prompt, baseline, ref, isolation, limits,
-                    systemPrompt, task, options);
+                    systemPrompt, task, options, trial);
         }
     }
 }

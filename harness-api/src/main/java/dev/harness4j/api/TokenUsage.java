@@ -1,6 +1,5 @@
 package dev.harness4j.api;
 
-import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -51,10 +50,6 @@ public record TokenUsage(Long input, Long output, Long cacheRead, Long cacheWrit
     /** Whether any figure was measured. */
     public boolean isMeasured() {
         return source != null;
-    }
-
-    public Optional<Source> sourceValue() {
-        return Optional.ofNullable(source);
     }
 
     /** Sum of the measured figures, empty when nothing was measured. */

@@ -95,7 +95,7 @@ final class ClaudeInvocations {
         }
         b.env("ANTHROPIC_BASE_URL", provider.rootUrl());
         String keyVariable = provider.auth() == AuthScheme.BEARER ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY";
-        if (provider.secretValue().isPresent()) {
+        if (provider.secret() != null) {
             b.secretEnv(keyVariable, provider.secret().reveal());
         } else if (placeholderKey) {
             // a keyless endpoint (a local gateway, the scripted server): the CLI refuses to run

@@ -64,7 +64,7 @@ final class ClaudeResults {
         String requested = ex.context().model();
         String stdoutTail = ex.stdoutTailText(ResultEnvelope.SCAN_BYTES);
         Optional<ResultEnvelope> found = ResultEnvelope.find(stdoutTail);
-        Outcome imposed = Outcomes.fromTermination(ex.termination());
+        Outcome imposed = Outcomes.fromTermination(ex.termination()).orElse(null);
 
         if (found.isEmpty()) {
             Outcome outcome = imposed != null ? imposed : Outcome.ERROR;

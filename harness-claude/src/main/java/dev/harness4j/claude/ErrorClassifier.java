@@ -31,7 +31,7 @@ final class ErrorClassifier {
             return Outcome.CONTEXT_OVERFLOW;
         }
         if (status != null) {
-            Outcome byStatus = Outcomes.fromHttpStatus(status);
+            Outcome byStatus = Outcomes.fromHttpStatus(status).orElse(null);
             if (byStatus != null) {
                 return byStatus;
             }

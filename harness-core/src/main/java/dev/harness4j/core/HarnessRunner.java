@@ -6,13 +6,13 @@ import dev.harness4j.api.ProviderNotResolvableException;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.core.bench.AutonomyPreamble;
-import dev.harness4j.core.capture.ResultStore;
+import dev.harness4j.core.AutonomyPreamble;
+import dev.harness4j.core.internal.capture.ResultStore;
 import dev.harness4j.core.internal.Checks;
 import dev.harness4j.core.process.ProcessSupervisor;
-import dev.harness4j.core.workspace.BranchPusher;
-import dev.harness4j.core.workspace.ChangeCollector;
-import dev.harness4j.core.workspace.Workspaces;
+import dev.harness4j.core.internal.workspace.BranchPusher;
+import dev.harness4j.core.internal.workspace.ChangeCollector;
+import dev.harness4j.core.internal.workspace.Workspaces;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -80,6 +80,7 @@ public final class HarnessRunner implements AutoCloseable {
     final ChangeCollector changes;
     final BranchPusher pusher;
     final ResultStore store;
+    private final ResultIndex results;
     final ProcessSupervisor supervisor;
     final boolean runningAsRoot;
     /** Deletes a finished run's checkout while its results are written; daemon threads, idle ones end. */
@@ -106,6 +107,7 @@ public final class HarnessRunner implements AutoCloseable {
         this.changes = new ChangeCollector(workspaces);
         this.pusher = new BranchPusher(workspaces, b.pushTimeout);
         this.store = new ResultStore(workspaces.stateDir());
+        this.results = ResultIndex.of(workspaces.stateDir());
         this.supervisor = ProcessSupervisor.builder().termGrace(b.termGrace).build();
         this.runningAsRoot = detectRoot();
     }
@@ -119,14 +121,46 @@ public final class HarnessRunner implements AutoCloseable {
         return workspaces.stateDir();
     }
 
-    /** Where results are written: {@code <stateDir>/results}. */
-    public ResultStore resultStore() {
-        return store;
+    /**
+     * The results in this runner's state dir, one directory per run ({@code
+     * results/<task>/<harness>__<provider>__<model>/<runId>/}), found by task, harness, provider
+     * and model.
+     */
+    public ResultIndex results() {
+        return results;
+    }
+
+    /** The adapters this runner knows. */
+    public HarnessRegistry registry() {
+        return registry;
+    }
+
+    /** Where this runner finds the CLIs. */
+    public Installations installations() {
+        return installations;
+    }
+
+    /**
+     * Resolves a provider and model the way a run does: the resolvers in order, the first
+     * non-empty answer wins.
+     *
+     * @param model the requested model, or {@code null} for the provider's default
+     * @throws ProviderNotResolvableException when no resolver knows the provider, or it cannot
+     *     be resolved (no model, say); the message lists the known providers
+     */
+    public ResolvedProvider resolveProvider(String provider, String model) {
+        Objects.requireNonNull(provider, "provider");
+        return resolve(provider, model);
     }
 
     /** Runs a spec under a fresh run id; see {@link #run(RunSpec, String)}. */
     public RunRecord run(RunSpec spec) {
         return run(spec, newRunId());
+    }
+
+    /** Runs a spec under the given run id; see {@link #run(RunSpec, String, HarnessListener)}. */
+    public RunRecord run(RunSpec spec, String runId) {
+        return run(spec, runId, HarnessListener.NONE);
     }
 
     /**
@@ -145,11 +179,13 @@ public final class HarnessRunner implements AutoCloseable {
      *     cannot be written
      * @throws IllegalArgumentException when the run id does not match the pattern (e.g.
      *     {@code ../x}), before any file is created
+     * @param listener receives this run's events, after the runner's own listener
      * @throws IllegalStateException when this runner is closed
      */
-    public RunRecord run(RunSpec spec, String runId) {
+    public RunRecord run(RunSpec spec, String runId, HarnessListener listener) {
         Workspaces.requireValidRunId(runId); // first: the id becomes a path, nothing may be created before
         Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(listener, "listener");
         if (closed.get()) {
             throw new IllegalStateException("this HarnessRunner is closed; build a new one to run " + spec.harness());
         }
@@ -161,11 +197,13 @@ public final class HarnessRunner implements AutoCloseable {
             Harness harness = registry.require(spec.harness());
             Path executable = installations.require(harness);
             ResolvedProvider provider = resolve(spec.provider(), spec.model());
+            var baseline = workspaces.inspect(spec.baseline(), spec.ref()); // reads only: bad input writes nothing
             workspaces.ensureWritableDir(workspaces.stateDir().resolve("runs"));
             workspaces.ensureWritableDir(store.resultsDir());
-            var baseline = workspaces.inspect(spec.baseline(), spec.ref());
             RunSpec framed = autonomyPreamble ? spec.withPrompt(AutonomyPreamble.frame(spec.prompt())) : spec;
-            return new RunExecution(this, runId, framed, harness, executable, provider, baseline, bailed).execute();
+            HarnessListener both = listener == HarnessListener.NONE ? this.listener : both(this.listener, listener);
+            return new RunExecution(this, runId, framed, harness, executable, provider, baseline, bailed, both)
+                    .execute();
         } finally {
             preparing.remove(runId, bailed);
         }
@@ -199,6 +237,16 @@ public final class HarnessRunner implements AutoCloseable {
             supervisor.close();
             housekeeping.shutdown(); // runs still ending delete their checkouts themselves
         }
+    }
+
+    private static HarnessListener both(HarnessListener first, HarnessListener second) {
+        return event -> {
+            try {
+                first.onEvent(event);
+            } finally {
+                second.onEvent(event);
+            }
+        };
     }
 
     private ResolvedProvider resolve(String provider, String model) {
@@ -244,7 +292,7 @@ public final class HarnessRunner implements AutoCloseable {
         private Duration pushTimeout = DEFAULT_PUSH_TIMEOUT;
         private Map<String, String> environment;
         private String gitExecutable = "git";
-        private boolean pushBranches = true;
+        private boolean pushBranches;
         private boolean autonomyPreamble = true;
         private boolean loginProbe = true;
         private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
@@ -295,7 +343,10 @@ public final class HarnessRunner implements AutoCloseable {
             return this;
         }
 
-        /** Whether results are pushed to {@code harnesstests/<combo>} when the baseline has a remote; default true. */
+        /**
+         * Whether each result is pushed to a branch {@code harnesstests/<task>/<harness>__<provider>__<model>/<runId>}
+         * of the baseline's remote (when it has one); default false: a library writes to no remote unless asked.
+         */
         public Builder pushBranches(boolean value) {
             this.pushBranches = value;
             return this;

@@ -5,6 +5,7 @@ import dev.harness4j.api.GitChanges;
 import dev.harness4j.api.Harness;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessEvent;
+import dev.harness4j.api.HarnessListener;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Isolation;
@@ -15,17 +16,17 @@ import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.api.Termination;
 import dev.harness4j.core.RunRecord.Stage;
-import dev.harness4j.core.capture.EventLog;
-import dev.harness4j.core.capture.Redactor;
-import dev.harness4j.core.capture.ResultStore;
+import dev.harness4j.core.internal.capture.EventLog;
+import dev.harness4j.core.internal.capture.Redactor;
+import dev.harness4j.core.internal.capture.ResultStore;
 import dev.harness4j.core.process.ProcessOutcome;
 import dev.harness4j.core.process.ProcessRequest;
 import dev.harness4j.core.workspace.Baseline;
 import dev.harness4j.core.workspace.BranchPush;
-import dev.harness4j.core.workspace.BranchPusher;
-import dev.harness4j.core.workspace.CapturedChanges;
-import dev.harness4j.core.workspace.SafeDelete;
-import dev.harness4j.core.workspace.Workspace;
+import dev.harness4j.core.internal.workspace.BranchPusher;
+import dev.harness4j.core.internal.workspace.CapturedChanges;
+import dev.harness4j.core.internal.workspace.SafeDelete;
+import dev.harness4j.core.internal.workspace.Workspace;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,10 +67,13 @@ final class RunExecution {
     private HarnessResult result;
     private BranchPush branch;
     private Login login = Login.unknown();
+    /** The runner's listener, and the run's own when one was given. */
+    private final HarnessListener listener;
 
     RunExecution(HarnessRunner runner, String runId, RunSpec spec, Harness harness, Path executable,
-            ResolvedProvider provider, Baseline baseline, AtomicBoolean bailed) {
+            ResolvedProvider provider, Baseline baseline, AtomicBoolean bailed, HarnessListener listener) {
         this.runner = runner;
+        this.listener = listener;
         this.runId = runId;
         this.spec = spec;
         this.harness = harness;
@@ -78,7 +82,9 @@ final class RunExecution {
         this.baseline = baseline;
         this.bailed = bailed;
         this.model = spec.model() != null ? spec.model() : provider.model();
-        provider.secretValue().ifPresent(s -> secrets.add(s.reveal()));
+        if (provider.secret() != null) {
+            secrets.add(provider.secret().reveal());
+        }
         if (runner.pushBranches) { // a token in the remote's URL must not reach the results
             secrets.addAll(BranchPusher.remoteCredentials(baseline.repo()));
         }
@@ -91,7 +97,7 @@ final class RunExecution {
         Path eventsFile = runner.workspaces.stateDir().resolve("runs").resolve(runId + ".events.jsonl");
         EventLog events = null;
         try {
-            events = new EventLog(eventsFile, Redactor.of(secrets), runner.listener);
+            events = new EventLog(eventsFile, Redactor.of(secrets), listener);
             status(events, HarnessEvent.Status.PREPARING, null);
             stages(events);
         } catch (IOException e) {
@@ -174,7 +180,9 @@ final class RunExecution {
             stage = null; // went through every stage
         }
         if (runner.pushBranches) {
-            branch = runner.pusher.push(ws, captured, ResultStore.combo(harness.id(), model)).orElse(null);
+            branch = runner.pusher.push(ws, captured, ResultStore.taskDir(spec.task()) + "/"
+                    + ResultStore.combo(harness.id(), provider.name(), model) + "/" + ResultStore.sanitise(runId))
+                    .orElse(null);
         }
     }
 
@@ -229,7 +237,7 @@ final class RunExecution {
 
     /** The guard's verdict wins over what the adapter read from a stopped process's output. */
     private static HarnessResult imposeTermination(HarnessResult r, Termination t) {
-        Outcome imposed = Outcomes.fromTermination(t);
+        Outcome imposed = Outcomes.fromTermination(t).orElse(null);
         if (imposed != null && r.outcome() != imposed) {
             return r.withOutcome(imposed, t.reason() != null ? t.reason() : r.reason());
         }
@@ -242,13 +250,15 @@ final class RunExecution {
     }
 
     private RunRecord finish(EventLog events, Path eventsFile) {
-        Path resultDir = runner.store.dirFor(harness.id(), model);
+        Path resultDir = runner.store.dirFor(spec.task(), harness.id(), provider.name(), model, runId);
         Redactor redactor = Redactor.of(secrets);
         GitChanges changes = captured != null ? captured.changes() : null;
-        RunRecord record = new RunRecord(runId, spec, provider.name(), model, baseline,
-                changes != null ? changes.headCommit() : null, result, stage,
-                outcome != null ? outcome.exitCode() : null, outcome != null ? outcome.termination() : null,
-                startedAt, Instant.now(), changes, login, branch, notes, resultDir);
+        RunRecord record = RunRecord.builder(runId, spec).providerName(provider.name()).resolvedModel(model)
+                .baseline(baseline).headAfter(changes != null ? changes.headCommit() : null).result(result).stage(stage)
+                .exitCode(outcome != null ? outcome.exitCode() : null)
+                .termination(outcome != null ? outcome.termination() : null).startedAt(startedAt)
+                .finishedAt(Instant.now()).changes(changes).login(login).branch(branch).notes(notes)
+                .resultDir(resultDir).build();
         RuntimeException failure = null;
         Future<?> checkoutRemoval = removeCheckoutInBackground();
         try {
@@ -334,7 +344,7 @@ final class RunExecution {
 
     private void safeNotify(HarnessEvent event) {
         try {
-            runner.listener.onEvent(event);
+            listener.onEvent(event);
         } catch (RuntimeException e) {
             log.warn("a HarnessListener threw on {}; ignored", event, e);
         }

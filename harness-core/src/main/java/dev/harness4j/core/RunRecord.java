@@ -13,50 +13,13 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Everything one run produced: {@code meta.json} in Java form, plus where the result is on disk.
- *
- * @param runId the run's unique id
- * @param spec what was asked for
- * @param providerName the resolved provider's name
- * @param resolvedModel the model the harness was asked to use (requested, else the provider's default)
- * @param baseline the baseline repository, ref and base commit
- * @param headAfter the workspace's HEAD after the run, or {@code null} when it was not read
- * @param result the outcome, tokens, cost, served model, summary
- * @param stage where a failure happened, or {@code null} when the run went through every stage
- * @param exitCode the harness's exit code, or {@code null} (not started, killed)
- * @param termination why the process ended, or {@code null} when no process was started
- * @param startedAt when the run started
- * @param finishedAt when the result was complete
- * @param changes what changed in the workspace, or {@code null} when it was not read
- * @param login what the CLI said about its login
- * @param branch the push of the result to the baseline's remote, or {@code null} when there was
- *     no remote (or no push)
- * @param notes remarks on the run: that the baseline was dirty, what the capture left out (a git
- *     repository without a commit made in the checkout); never secret
- * @param resultDir the directory the result was written to
+ * Immutable; built by the runner with {@link #builder}, so that fields can be added without
+ * breaking callers. A value documented "or {@code null}" is absent when it is {@code null}.
  */
-public record RunRecord(
-        String runId,
-        RunSpec spec,
-        String providerName,
-        String resolvedModel,
-        Baseline baseline,
-        String headAfter,
-        HarnessResult result,
-        Stage stage,
-        Integer exitCode,
-        Termination termination,
-        Instant startedAt,
-        Instant finishedAt,
-        GitChanges changes,
-        Login login,
-        BranchPush branch,
-        List<String> notes,
-        Path resultDir) {
-
+public final class RunRecord {
     /** The stages of a run, for saying where a failure happened. */
     public enum Stage {
         RESOLVE, WORKSPACE, PREPARE, RUN, CAPTURE;
@@ -66,32 +29,158 @@ public record RunRecord(
             return name().toLowerCase(Locale.ROOT);
         }
     }
+    private final String runId;
+    private final RunSpec spec;
+    private final String providerName;
+    private final String resolvedModel;
+    private final Baseline baseline;
+    private final String headAfter;
+    private final HarnessResult result;
+    private final Stage stage;
+    private final Integer exitCode;
+    private final Termination termination;
+    private final Instant startedAt;
+    private final Instant finishedAt;
+    private final GitChanges changes;
+    private final Login login;
+    private final BranchPush branch;
+    private final List<String> notes;
+    private final Path resultDir;
 
-    public RunRecord {
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(spec, "spec");
-        Objects.requireNonNull(providerName, "providerName");
-        Objects.requireNonNull(resolvedModel, "resolvedModel");
-        Objects.requireNonNull(baseline, "baseline");
-        Objects.requireNonNull(result, "result");
-        Objects.requireNonNull(startedAt, "startedAt");
-        Objects.requireNonNull(finishedAt, "finishedAt");
-        Objects.requireNonNull(login, "login");
-        notes = List.copyOf(Objects.requireNonNull(notes, "notes"));
-        Objects.requireNonNull(resultDir, "resultDir");
+    private RunRecord(Builder b) {
+        this.runId = Objects.requireNonNull(b.runId, "runId");
+        this.spec = Objects.requireNonNull(b.spec, "spec");
+        this.providerName = Objects.requireNonNull(b.providerName, "providerName");
+        this.resolvedModel = Objects.requireNonNull(b.resolvedModel, "resolvedModel");
+        this.baseline = Objects.requireNonNull(b.baseline, "baseline");
+        this.headAfter = b.headAfter;
+        this.result = Objects.requireNonNull(b.result, "result");
+        this.stage = b.stage;
+        this.exitCode = b.exitCode;
+        this.termination = b.termination;
+        this.startedAt = Objects.requireNonNull(b.startedAt, "startedAt");
+        this.finishedAt = Objects.requireNonNull(b.finishedAt, "finishedAt");
+        this.changes = b.changes;
+        this.login = Objects.requireNonNull(b.login, "login");
+        this.branch = b.branch;
+        this.notes = List.copyOf(Objects.requireNonNull(b.notes, "notes"));
+        this.resultDir = Objects.requireNonNull(b.resultDir, "resultDir");
+    }
+
+    /** A builder for a run's record; every value not documented "or {@code null}" is required. */
+    public static Builder builder(String runId, RunSpec spec) {
+        return new Builder(runId, spec);
+    }
+
+    /** A builder holding this record's values, to derive a variant. */
+    public Builder toBuilder() {
+        Builder b = new Builder(runId, spec);
+        b.providerName = providerName;
+        b.resolvedModel = resolvedModel;
+        b.baseline = baseline;
+        b.headAfter = headAfter;
+        b.result = result;
+        b.stage = stage;
+        b.exitCode = exitCode;
+        b.termination = termination;
+        b.startedAt = startedAt;
+        b.finishedAt = finishedAt;
+        b.changes = changes;
+        b.login = login;
+        b.branch = branch;
+        b.notes = notes;
+        b.resultDir = resultDir;
+        return b;
+    }
+
+    /** Returns the run's unique id. */
+    public String runId() {
+        return runId;
+    }
+
+    /** Returns what was asked for. */
+    public RunSpec spec() {
+        return spec;
+    }
+
+    /** Returns the resolved provider's name. */
+    public String providerName() {
+        return providerName;
+    }
+
+    /** Returns the model the harness was asked to use (requested, else the provider's default). */
+    public String resolvedModel() {
+        return resolvedModel;
+    }
+
+    /** Returns the baseline repository, ref and base commit. */
+    public Baseline baseline() {
+        return baseline;
+    }
+
+    /** Returns the workspace's HEAD after the run, or {@code null} when it was not read. */
+    public String headAfter() {
+        return headAfter;
+    }
+
+    /** Returns the outcome, tokens, cost, served model, summary. */
+    public HarnessResult result() {
+        return result;
+    }
+
+    /** Returns where a failure happened, or {@code null} when the run went through every stage. */
+    public Stage stage() {
+        return stage;
+    }
+
+    /** Returns the harness's exit code, or {@code null} (not started, killed). */
+    public Integer exitCode() {
+        return exitCode;
+    }
+
+    /** Returns why the process ended, or {@code null} when no process was started. */
+    public Termination termination() {
+        return termination;
+    }
+
+    /** Returns when the run started. */
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    /** Returns when the result was complete. */
+    public Instant finishedAt() {
+        return finishedAt;
+    }
+
+    /** Returns what changed in the workspace, or {@code null} when it was not read. */
+    public GitChanges changes() {
+        return changes;
+    }
+
+    /** Returns what the CLI said about its login. */
+    public Login login() {
+        return login;
+    }
+
+    /** Returns the push of the result to the baseline's remote, or {@code null} when no push was asked for or there was no remote. */
+    public BranchPush branch() {
+        return branch;
+    }
+
+    /** Returns remarks on the run: that the baseline was dirty, what the capture left out; never secret. */
+    public List<String> notes() {
+        return notes;
+    }
+
+    /** Returns the run's own result directory, {@code results/<task>/<harness>__<provider>__<model>/<runId>}. */
+    public Path resultDir() {
+        return resultDir;
     }
 
     /** Wall time of the whole run. */
     public Duration duration() {
         return Duration.between(startedAt, finishedAt);
-    }
-
-    public Optional<Stage> failedStage() {
-        return Optional.ofNullable(stage);
-    }
-
-    public Optional<BranchPush> branchPush() {
-        return Optional.ofNullable(branch);
     }
 
     /** {@code meta.json} in the result directory. */
@@ -100,7 +189,155 @@ public record RunRecord(
     }
 
     public RunRecord withResultDir(Path value) {
-        return new RunRecord(runId, spec, providerName, resolvedModel, baseline, headAfter, result, stage, exitCode,
-                termination, startedAt, finishedAt, changes, login, branch, notes, value);
+        return toBuilder().resultDir(value).build();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RunRecord r && runId.equals(r.runId) && spec.equals(r.spec)
+                && providerName.equals(r.providerName) && resolvedModel.equals(r.resolvedModel)
+                && baseline.equals(r.baseline) && Objects.equals(headAfter, r.headAfter) && result.equals(r.result)
+                && stage == r.stage && Objects.equals(exitCode, r.exitCode) && Objects.equals(termination, r.termination)
+                && startedAt.equals(r.startedAt) && finishedAt.equals(r.finishedAt) && Objects.equals(changes, r.changes)
+                && login.equals(r.login) && Objects.equals(branch, r.branch) && notes.equals(r.notes)
+                && resultDir.equals(r.resultDir);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(runId, spec, providerName, resolvedModel, baseline, headAfter, result, stage, exitCode,
+                termination, startedAt, finishedAt, changes, login, branch, notes, resultDir);
+    }
+
+    @Override
+    public String toString() {
+        return "RunRecord[runId=" + runId + ", harness=" + spec.harness() + ", provider=" + providerName + ", model="
+                + resolvedModel + ", outcome=" + result.outcome().wireName() + ", stage=" + stage + ", resultDir="
+                + resultDir + "]";
+    }
+
+    /** Builds a {@link RunRecord}. Not thread-safe. */
+    public static final class Builder {
+        private final String runId;
+        private final RunSpec spec;
+        private String providerName;
+        private String resolvedModel;
+        private Baseline baseline;
+        private String headAfter;
+        private HarnessResult result;
+        private Stage stage;
+        private Integer exitCode;
+        private Termination termination;
+        private Instant startedAt;
+        private Instant finishedAt;
+        private GitChanges changes;
+        private Login login = Login.unknown();
+        private BranchPush branch;
+        private List<String> notes = List.of();
+        private Path resultDir;
+
+        private Builder(String runId, RunSpec spec) {
+            this.runId = Objects.requireNonNull(runId, "runId");
+            this.spec = Objects.requireNonNull(spec, "spec");
+        }
+
+        /** Sets the resolved provider's name. */
+        public Builder providerName(String value) {
+            this.providerName = value;
+            return this;
+        }
+
+        /** Sets the model the harness was asked to use (requested, else the provider's default). */
+        public Builder resolvedModel(String value) {
+            this.resolvedModel = value;
+            return this;
+        }
+
+        /** Sets the baseline repository, ref and base commit. */
+        public Builder baseline(Baseline value) {
+            this.baseline = value;
+            return this;
+        }
+
+        /** Sets the workspace's HEAD after the run, or {@code null} when it was not read. */
+        public Builder headAfter(String value) {
+            this.headAfter = value;
+            return this;
+        }
+
+        /** Sets the outcome, tokens, cost, served model, summary. */
+        public Builder result(HarnessResult value) {
+            this.result = value;
+            return this;
+        }
+
+        /** Sets where a failure happened, or {@code null} when the run went through every stage. */
+        public Builder stage(Stage value) {
+            this.stage = value;
+            return this;
+        }
+
+        /** Sets the harness's exit code, or {@code null} (not started, killed). */
+        public Builder exitCode(Integer value) {
+            this.exitCode = value;
+            return this;
+        }
+
+        /** Sets why the process ended, or {@code null} when no process was started. */
+        public Builder termination(Termination value) {
+            this.termination = value;
+            return this;
+        }
+
+        /** Sets when the run started. */
+        public Builder startedAt(Instant value) {
+            this.startedAt = value;
+            return this;
+        }
+
+        /** Sets when the result was complete. */
+        public Builder finishedAt(Instant value) {
+            this.finishedAt = value;
+            return this;
+        }
+
+        /** Sets what changed in the workspace, or {@code null} when it was not read. */
+        public Builder changes(GitChanges value) {
+            this.changes = value;
+            return this;
+        }
+
+        /** Sets what the CLI said about its login. Default: {@link Login#unknown()}. */
+        public Builder login(Login value) {
+            this.login = value;
+            return this;
+        }
+
+        /** Sets the push of the result to the baseline's remote, or {@code null} when no push was asked for or there was no remote. */
+        public Builder branch(BranchPush value) {
+            this.branch = value;
+            return this;
+        }
+
+        /** Sets remarks on the run: that the baseline was dirty, what the capture left out; never secret. Default: none. */
+        public Builder notes(List<String> value) {
+            this.notes = value;
+            return this;
+        }
+
+        /** Sets the run's own result directory, {@code results/<task>/<harness>__<provider>__<model>/<runId>}. */
+        public Builder resultDir(Path value) {
+            this.resultDir = value;
+            return this;
+        }
+
+        /**
+         * Builds the record.
+         *
+         * @throws NullPointerException naming the first required value that is missing
+         */
+        public RunRecord build() {
+            return new RunRecord(this);
+        }
     }
 }

@@ -6,7 +6,7 @@ import dev.harness4j.core.provider.Providers;
 import dev.harness4j.core.queue.FileQueueStore;
 import dev.harness4j.core.queue.RetryPolicy;
 import dev.harness4j.core.queue.RunQueue;
-import dev.harness4j.core.workspace.Workspaces;
+import dev.harness4j.core.internal.workspace.Workspaces;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -40,6 +40,7 @@ class HarnessRunnerSafetyTest {
         runner = HarnessRunner.builder().stateDir(tmp.resolve("state"))
                 .registry(HarnessRegistry.builder().add(new ShellHarness()).build())
                 .providers(ShellHarness.provider())
+                .pushBranches(true) // these tests check what a push may and may not carry
                 .build();
     }
 
@@ -105,7 +106,7 @@ class HarnessRunnerSafetyTest {
                     .option("script", "echo w > w.txt").isolation(mode).build();
             assertThatThrownBy(() -> r.run(s, "run-err")).isInstanceOf(NoClassDefFoundError.class);
         }
-        JsonNode m = new ObjectMapper().readTree(tmp.resolve("state/results/err-test__m1/meta.json").toFile());
+        JsonNode m = new ObjectMapper().readTree(tmp.resolve("state/results/default/err-test__local__m1/run-err/meta.json").toFile());
         assertThat(m.get("run_id").asText()).isEqualTo("run-err");
         assertThat(m.get("outcome").asText()).isEqualTo("error");
         assertThat(m.get("stage").asText()).isEqualTo("capture");
@@ -145,7 +146,8 @@ class HarnessRunnerSafetyTest {
                 .doesNotContain("PUSHED");
         assertThat(git(base, "for-each-ref")).isEqualTo(refsBefore).doesNotContain("evil");
         assertThat(r.branch().pushed()).isTrue();
-        assertThat(git(remote, "show", "harnesstests/sh-test__m1:e.txt")).isEqualTo("e");
+        assertThat(git(remote, "show", r.branch().name() + ":e.txt")).isEqualTo("e");
+        assertThat(r.branch().name()).isEqualTo("harnesstests/default/sh-test__local__m1/" + r.runId());
     }
 
     @Test

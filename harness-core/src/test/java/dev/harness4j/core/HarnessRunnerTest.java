@@ -82,7 +82,8 @@ class HarnessRunnerTest {
         assertThat(r.result().outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(r.stage()).isNull();
         assertThat(r.changes().headMoved()).isTrue();
-        assertThat(r.resultDir()).isEqualTo(tmp.resolve("state/results/sh-test__gemma4-31b"));
+        assertThat(r.resultDir().getParent()).isEqualTo(tmp.resolve("state/results/t1/sh-test__local__gemma4-31b"));
+        assertThat(r.resultDir().getFileName().toString()).isEqualTo(r.runId());
         assertThat(r.resultDir()).isDirectoryContaining(p -> p.getFileName().toString().equals("meta.json"));
         for (String f : List.of("meta.json", "diff.patch", "diffstat.txt", "transcript.log", "events.jsonl")) {
             assertThat(r.resultDir().resolve(f)).exists();
@@ -298,8 +299,8 @@ class HarnessRunnerTest {
         } finally {
             pool.shutdown();
         }
-        assertThat(tmp.resolve("state/results")).isDirectoryContaining(p -> p.endsWith("sh-test__m-a"))
-                .isDirectoryContaining(p -> p.endsWith("sh-test__m-c"));
+        assertThat(tmp.resolve("state/results/default")).isDirectoryContaining(p -> p.endsWith("sh-test__local__m-a"))
+                .isDirectoryContaining(p -> p.endsWith("sh-test__local__m-c"));
         assertThat(tmp.resolve("state/runs")).isEmptyDirectory();
         assertThat(git(base, "worktree", "list").lines()).hasSize(1);
     }
@@ -309,12 +310,22 @@ class HarnessRunnerTest {
         Path remote = Files.createDirectories(tmp.resolve("remote.git"));
         git(remote, "init", "-q", "--bare");
         git(base, "remote", "add", "origin", remote.toString());
-        RunRecord r = runner.run(spec("echo pushed > p.txt && git add -A && git commit -qm p").build());
+        RunRecord unpushed = runner.run(spec("echo pushed > p.txt && git add -A && git commit -qm p").build());
+        assertThat(unpushed.branch()).as("no push unless asked").isNull();
+        assertThat(meta(unpushed).get("branch").isNull()).isTrue();
+        assertThat(git(remote, "for-each-ref")).isEmpty();
+
+        runner.close();
+        runner = HarnessRunner.builder().stateDir(tmp.resolve("state"))
+                .registry(HarnessRegistry.builder().add(new ShellHarness()).build())
+                .providers(ShellHarness.provider()).pushBranches(true).build();
+        RunRecord r = runner.run(spec("echo pushed > p.txt && git add -A && git commit -qm p").task("t1").build());
         assertThat(r.branch().pushed()).isTrue();
         JsonNode m = meta(r);
+        String branch = "harnesstests/t1/sh-test__local__gemma4-31b/" + r.runId();
         assertThat(m.at("/branch/pushed").asBoolean()).isTrue();
-        assertThat(m.at("/branch/name").asText()).isEqualTo("harnesstests/sh-test__gemma4-31b");
-        assertThat(git(remote, "show", "harnesstests/sh-test__gemma4-31b:p.txt")).isEqualTo("pushed");
+        assertThat(m.at("/branch/name").asText()).isEqualTo(branch);
+        assertThat(git(remote, "show", branch + ":p.txt")).isEqualTo("pushed");
 
         git(base, "remote", "set-url", "origin", tmp.resolve("gone.git").toString());
         RunRecord failed = runner.run(spec("echo x > x.txt").build());

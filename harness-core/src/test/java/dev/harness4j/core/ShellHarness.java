@@ -46,7 +46,9 @@ public final class ShellHarness implements Harness {
                 .env("SCRATCH", ctx.scratchDir().toString())
                 .env("PROMPT", ctx.prompt())
                 .file("config.json", "{\"model\":\"" + ctx.model() + "\"}");
-        ctx.provider().secretValue().ifPresent(s -> b.secretEnv("TEST_KEY", s.reveal()));
+        if (ctx.provider().secret() != null) {
+            b.secretEnv("TEST_KEY", ctx.provider().secret().reveal());
+        }
         ctx.option("extra-secret").ifPresent(s -> b.secretEnv("EXTRA_SECRET", s));
         return b.build();
     }

@@ -73,7 +73,9 @@ final class OpencodeInvocations {
                 .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
                 // do not read the user's ~/.claude (CLAUDE.md, skills) into the run's prompt
                 .env("OPENCODE_DISABLE_CLAUDE_CODE", "1");
-        context.provider().secretValue().ifPresent(s -> b.secretEnv(OpencodeConfig.KEY_ENV, s.reveal()));
+        if (context.provider().secret() != null) {
+            b.secretEnv(OpencodeConfig.KEY_ENV, context.provider().secret().reveal());
+        }
         return b.build();
     }
 }

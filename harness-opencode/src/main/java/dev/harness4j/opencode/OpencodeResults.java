@@ -71,7 +71,7 @@ final class OpencodeResults {
     record Classified(Outcome outcome, String reason, Instant retryAt) {}
 
     static Classified classify(Execution execution, OpencodeEvents events) {
-        Outcome imposed = Outcomes.fromTermination(execution.termination());
+        Outcome imposed = Outcomes.fromTermination(execution.termination()).orElse(null);
         if (imposed != null) {
             String why = execution.termination().reason() != null ? execution.termination().reason()
                     : "opencode " + execution.termination().kind().name().toLowerCase(Locale.ROOT).replace('_', ' ');
@@ -117,7 +117,7 @@ final class OpencodeResults {
         boolean overflowText = Outcomes.mentionsContextOverflow(e.message())
                 || Outcomes.mentionsContextOverflow(e.responseBody());
         if (e.statusCode() != null) {
-            Outcome byStatus = Outcomes.fromHttpStatus(e.statusCode());
+            Outcome byStatus = Outcomes.fromHttpStatus(e.statusCode()).orElse(null);
             if (byStatus == Outcome.BAD_REQUEST && overflowText) {
                 return Outcome.CONTEXT_OVERFLOW;
             }

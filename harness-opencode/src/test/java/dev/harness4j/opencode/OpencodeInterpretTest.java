@@ -80,7 +80,7 @@ class OpencodeInterpretTest {
 
     @Test
     void unpricedModelHasNoCostThoughOpencodeReportsZero() throws Exception {
-        assertThat(interpret("write", 0, CHANGED).costValue()).isEmpty();
+        assertThat(interpret("write", 0, CHANGED).cost()).isNull();
     }
 
     @Test
@@ -116,7 +116,7 @@ class OpencodeInterpretTest {
         // retry-after-ms: 50 from the event's timestamp 1795962130768
         assertThat(r.retryAt()).isEqualTo(Instant.ofEpochMilli(1795962130768L + 50));
         assertThat(r.tokens().isMeasured()).as("no step finished: unmeasured, not 0").isFalse();
-        assertThat(r.costValue()).isEmpty();
+        assertThat(r.cost()).isNull();
     }
 
     @Test

@@ -3,10 +3,12 @@ package dev.harness4j.examples;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.core.bench.Bench;
-import dev.harness4j.core.bench.BenchArgs;
-import dev.harness4j.core.bench.BenchPlan;
-import dev.harness4j.core.bench.BenchPlanException;
+import dev.harness4j.bench.Bench;
+import dev.harness4j.bench.BenchArgs;
+import dev.harness4j.bench.BenchPlan;
+import dev.harness4j.bench.BenchRun;
+import dev.harness4j.bench.BenchPlanException;
+import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.provider.Providers;
 import dev.harness4j.core.queue.QueueProcessor;
 import dev.harness4j.testkit.bench.ScriptedProvider;
@@ -83,29 +85,35 @@ public final class BenchMain {
             models.forEach(m -> server.script(m, scenario(m)));
             out.println("embedded scripted model server on " + server.baseUrl() + " with models " + models);
             Path repo = a.repo() != null ? a.repo() : sampleRepo(state.resolve("sample-repo"));
-            Bench bench = Bench.builder(state).providers(new ScriptedProvider(server)).concurrency(a.concurrency())
-                    .out(out, terminal).decorate(exec -> rescripting(exec, server)).build();
-            BenchPlan.Builder plan = bench.plan().provider(ScriptedProvider.NAME).models(models.toArray(String[]::new))
-                    .baseline(repo).ref(a.branch()).force(a.force())
-                    .harnesses((a.harnesses().isEmpty() ? DEFAULT_HARNESSES : a.harnesses()).toArray(String[]::new));
-            task(plan, a, DEFAULT_PROMPT);
-            return finish(bench.run(plan.build()));
+            try (HarnessRunner runner = HarnessRunner.builder().stateDir(state).providers(new ScriptedProvider(server))
+                    .pushBranches(a.push()).build()) {
+                Bench bench = Bench.builder(runner).concurrency(a.concurrency()).out(out, terminal)
+                        .decorate(exec -> rescripting(exec, server)).build();
+                BenchPlan.Builder plan = bench.plan().provider(ScriptedProvider.NAME).models(models.toArray(String[]::new))
+                        .baseline(repo).ref(a.branch()).force(a.force())
+                        .harnesses((a.harnesses().isEmpty() ? DEFAULT_HARNESSES : a.harnesses()).toArray(String[]::new));
+                task(plan, a, DEFAULT_PROMPT);
+                return finish(bench.run(plan.build()));
+            }
         }
     }
 
     private static int real(BenchArgs a, PrintStream out, boolean terminal) throws Exception {
         Path state = a.stateDir() != null ? a.stateDir() : Path.of(System.getProperty("user.home"), ".harness4j");
         ProviderResolver providers = Providers.fromStateDir(state);
-        Bench bench = Bench.builder(state).providers(providers).concurrency(a.concurrency()).out(out, terminal)
-                .pushBranches(a.push()).build();
-        BenchPlan.Builder plan = bench.plan().models(a.models().toArray(String[]::new)).ref(a.branch()).force(a.force())
-                .harnesses((a.harnesses().isEmpty() ? DEFAULT_HARNESSES : a.harnesses()).toArray(String[]::new));
-        a.providers().forEach(plan::provider);
-        if (a.repo() != null) {
-            plan.baseline(a.repo());
+        try (HarnessRunner runner = HarnessRunner.builder().stateDir(state).providers(providers).pushBranches(a.push())
+                .build()) {
+            Bench bench = Bench.builder(runner).concurrency(a.concurrency()).out(out, terminal).build();
+            BenchPlan.Builder plan = bench.plan().models(a.models().toArray(String[]::new)).ref(a.branch())
+                    .force(a.force())
+                    .harnesses((a.harnesses().isEmpty() ? DEFAULT_HARNESSES : a.harnesses()).toArray(String[]::new));
+            a.providers().forEach(plan::provider);
+            if (a.repo() != null) {
+                plan.baseline(a.repo());
+            }
+            task(plan, a, null);
+            return finish(bench.run(plan.build()));
         }
-        task(plan, a, null);
-        return finish(bench.run(plan.build()));
     }
 
     private static void task(BenchPlan.Builder plan, BenchArgs a, String fallback) throws IOException {
@@ -118,7 +126,7 @@ public final class BenchMain {
         }
     }
 
-    private static int finish(Bench.Outcome outcome) {
+    private static int finish(BenchRun outcome) {
         List<String> dirs = outcome.summary().rows().stream().filter(r -> !isSuccess(r.outcome())).map(r -> r.dir()).toList();
         return outcome.processed().failed() == 0 && outcome.processed().interrupted() == 0 && dirs.isEmpty() ? 0 : 1;
     }

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.claude.ClaudeCodeHarness;
 import dev.harness4j.core.RunRecord;
-import dev.harness4j.core.bench.Bench;
-import dev.harness4j.core.bench.BenchPlan;
+import dev.harness4j.bench.Bench;
+import dev.harness4j.bench.BenchPlan;
+import dev.harness4j.bench.BenchRun;
+import dev.harness4j.core.ResultQuery;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.bench.BenchContext;
 import dev.harness4j.testkit.bench.BenchExtension;
@@ -50,12 +52,13 @@ class BenchJUnitExampleTest {
                 .models("scripted-a", "scripted-b").task("hello", BenchMain.DEFAULT_PROMPT)
                 .baseline(bench.sampleRepo()).build();
 
-        Bench.Outcome outcome = b.run(plan);
+        BenchRun outcome = b.run(plan);
 
         RunRecordAssert.assertAllSucceeded(bench.summary(), 2);
         assertThat(outcome.processed().done()).isEqualTo(2);
         assertThat(Files.readString(outcome.report())).contains("claude-code / scripted-a", "claude-code / scripted-b");
-        assertThat(bench.stateDir().resolve("results/claude-code__scripted-b/diff.patch"))
-                .content().contains("+Hello from scripted-b!");
+        assertThat(bench.runner().results().find(ResultQuery.all().task("hello").model("scripted-b")))
+                .singleElement().satisfies(r -> assertThat(r.dir().resolve("diff.patch")).content()
+                        .contains("+Hello from scripted-b!"));
     }
 }

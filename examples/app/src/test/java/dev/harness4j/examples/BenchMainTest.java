@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.harness4j.aider.AiderHarness;
 import dev.harness4j.claude.ClaudeCodeHarness;
-import dev.harness4j.core.bench.BenchSummary;
-import dev.harness4j.core.bench.ResultRow;
+import dev.harness4j.bench.BenchSummary;
+import dev.harness4j.bench.ResultRow;
 import dev.harness4j.opencode.OpencodeHarness;
 import dev.harness4j.testkit.Clis;
 import java.io.ByteArrayOutputStream;

@@ -2,7 +2,7 @@ package dev.harness4j.core.process;
 
 import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.HarnessListener;
-import dev.harness4j.core.capture.Redactor;
+import dev.harness4j.core.internal.capture.Redactor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -3,7 +3,7 @@ package dev.harness4j.core.process;
 import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Termination;
-import dev.harness4j.core.capture.Redactor;
+import dev.harness4j.core.internal.capture.Redactor;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;

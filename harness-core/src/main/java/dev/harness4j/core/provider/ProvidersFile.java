@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
-import dev.harness4j.core.Json;
+import dev.harness4j.core.internal.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

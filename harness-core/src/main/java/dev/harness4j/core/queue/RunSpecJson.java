@@ -35,6 +35,7 @@ public final class RunSpecJson {
         limits.put("max_turns", l.maxTurns());
         n.put("system_prompt", spec.systemPrompt());
         n.put("task", spec.task());
+        n.put("trial", spec.trial());
         ObjectNode options = n.putObject("options");
         spec.options().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> options.put(e.getKey(), e.getValue()));
@@ -54,7 +55,8 @@ public final class RunSpecJson {
                 .ref(text(n, "ref"))
                 .isolation(Isolation.valueOf(required(n, "isolation").toUpperCase(Locale.ROOT)))
                 .systemPrompt(text(n, "system_prompt"))
-                .task(text(n, "task"));
+                .task(text(n, "task"))
+                .trial(n.hasNonNull("trial") ? n.get("trial").asInt() : 1);
         JsonNode l = n.path("limits");
         b.limits(new Limits(duration(l, "inactivity_timeout"), duration(l, "max_runtime"),
                 l.hasNonNull("max_turns") ? l.get("max_turns").asInt() : null));

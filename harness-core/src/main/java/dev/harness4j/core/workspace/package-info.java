@@ -1,12 +1,13 @@
 /**
- * Per-run isolated checkouts of a baseline repository ({@link dev.harness4j.core.workspace.Workspaces}),
- * what a run changed in them ({@link dev.harness4j.core.workspace.ChangeCollector}) and the
- * best-effort push of the result to a {@code harnesstests/<combo>} branch
- * ({@link dev.harness4j.core.workspace.BranchPusher}).
+ * What a run's workspace tells a caller: the {@link dev.harness4j.core.workspace.Baseline} it
+ * started from, the {@link dev.harness4j.core.workspace.BranchPush} of its result (only when
+ * asked for), and the errors bad input raises before anything starts
+ * ({@link dev.harness4j.core.workspace.NotAGitRepositoryException},
+ * {@link dev.harness4j.core.workspace.UnknownRefException},
+ * {@link dev.harness4j.core.workspace.StateDirNotWritableException}).
  *
- * <p>The baseline's working tree, index, HEAD and refs are never written. In
- * {@link dev.harness4j.api.Isolation#WORKTREE} mode git registers the worktree under the
- * baseline's {@code .git/worktrees/}; that registration is removed again ({@code git worktree
- * remove --force} then {@code git worktree prune}) when the workspace is closed.
+ * <p>The machinery (checkouts, change capture, pushes) lives in the non-exported
+ * {@code dev.harness4j.core.internal.workspace}. The baseline's working tree, index, HEAD and
+ * refs are never written.
  */
 package dev.harness4j.core.workspace;

@@ -94,7 +94,7 @@ class ProvidersTest {
 
         ResolvedProvider p = providers.resolve("scripted", null).orElseThrow();
 
-        assertThat(p.secretValue()).isEmpty();
+        assertThat(p.secret()).isNull();
         assertThat(p.v1Url()).isEqualTo("http://127.0.0.1:5555/v1");
     }
 

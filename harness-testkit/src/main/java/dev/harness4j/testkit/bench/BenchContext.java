@@ -1,8 +1,8 @@
 package dev.harness4j.testkit.bench;
 
 import dev.harness4j.core.HarnessRunner;
-import dev.harness4j.core.bench.Bench;
-import dev.harness4j.core.bench.BenchSummary;
+import dev.harness4j.bench.Bench;
+import dev.harness4j.bench.BenchSummary;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.io.IOException;
@@ -86,9 +86,9 @@ public final class BenchContext implements AutoCloseable {
         return runner;
     }
 
-    /** A bench builder on the state dir with the scripted provider, printing plain lines. */
+    /** A bench builder on this context's {@link #runner()}, printing plain lines. */
     public Bench.Builder bench() {
-        return Bench.builder(stateDir()).providers(provider).out(System.out, false);
+        return Bench.builder(runner()).out(System.out, false);
     }
 
     /** The summary of every result in the state dir. */

@@ -9,7 +9,7 @@ import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.Outcomes;
-import dev.harness4j.core.bench.AutonomyPreamble;
+import dev.harness4j.core.AutonomyPreamble;
 import java.util.List;
 
 /**
@@ -69,7 +69,9 @@ public final class FakeHarness implements Harness {
                 .env("FAKE_MODEL", ctx.model())
                 .env("FAKE_BASE_URL", ctx.provider().baseUrl().toString())
                 .workingDir(ctx.workspace());
-        ctx.provider().secretValue().ifPresent(s -> b.secretEnv(KEY_ENV, s.reveal()));
+        if (ctx.provider().secret() != null) {
+            b.secretEnv(KEY_ENV, ctx.provider().secret().reveal());
+        }
         return b.build();
     }
 

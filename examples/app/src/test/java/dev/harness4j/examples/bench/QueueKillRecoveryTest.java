@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.core.capture.ResultStore;
+import dev.harness4j.core.ResultIndex;
+import dev.harness4j.core.ResultQuery;
 import dev.harness4j.core.process.RunMarker;
 import dev.harness4j.core.queue.QueueEntry;
 import dev.harness4j.core.queue.RunQueue;
@@ -88,7 +89,8 @@ class QueueKillRecoveryTest {
         assertThat(after.stream().mapToInt(QueueEntry::attempts).sum()).as("two crashed attempts + three that finished").isEqualTo(5);
         ObjectMapper json = new ObjectMapper();
         for (QueueEntry e : after) {
-            Path dir = state.resolve("results").resolve(ResultStore.combo(FakeHarness.ID, e.spec().model()));
+            Path dir = ResultIndex.of(state).find(ResultQuery.all().harness(FakeHarness.ID).model(e.spec().model()))
+                    .stream().filter(r -> r.runId().equals(e.runId())).findFirst().orElseThrow().dir();
             JsonNode meta = json.readTree(dir.resolve("meta.json").toFile());
             assertThat(meta.path("run_id").asText()).as("the result is the last attempt's").isEqualTo(e.runId());
             assertThat(meta.path("outcome").asText()).isEqualTo("completed");

@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
-import dev.harness4j.core.capture.ResultStore;
+import dev.harness4j.core.ResultIndex;
+import dev.harness4j.core.ResultQuery;
 import dev.harness4j.core.process.RunMarker;
 import dev.harness4j.core.queue.QueueEntry;
 import dev.harness4j.core.queue.QueueProcessor;
@@ -75,8 +76,8 @@ class QueueStopTest {
         }
         List<QueueEntry> entries = queue.entries();
         assertThat(entries).extracting(QueueEntry::state).containsExactly(QueueEntry.State.INTERRUPTED, QueueEntry.State.QUEUED);
-        var meta = new ObjectMapper().readTree(state.resolve("results").resolve(ResultStore.combo(FakeHarness.ID, "slow"))
-                .resolve("meta.json").toFile());
+        var meta = new ObjectMapper().readTree(ResultIndex.of(state).find(ResultQuery.all().harness(FakeHarness.ID)
+                .model("slow")).get(0).metaFile().toFile());
         assertThat(meta.path("outcome").asText()).isEqualTo("bailed");
         assertThat(queue.recover().requeued()).containsExactly(entries.get(0).id());
     }

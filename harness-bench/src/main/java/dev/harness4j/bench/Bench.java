@@ -1,0 +1,137 @@
+package dev.harness4j.bench;
+
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.queue.QueueEntry;
+import dev.harness4j.core.queue.QueueProcessor;
+import dev.harness4j.core.queue.RunQueue;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+
+/**
+ * Runs a bench matrix end to end on a {@link HarnessRunner}: prints the planned matrix, queues
+ * the combos still to run on the durable queue (combos with a result, or with an entry left in
+ * the queue by an earlier bench that crashed, are not queued again), runs the queue (recovering
+ * what a crash left, with the live {@link ProgressLine}), then prints the summary table and
+ * writes the HTML report. The runner's state dir, adapters, installations and providers are the
+ * bench's; the caller owns the runner and closes it. Immutable once built.
+ *
+ * <pre>{@code
+ * try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir).providers(providers).build()) {
+ *     Bench bench = Bench.builder(runner).concurrency(2).build();
+ *     BenchPlan plan = bench.plan().harnesses("claude-code", "aider").provider("anthropic")
+ *             .models("claude-sonnet-4-5").task("readme", "Add a README").baseline(repo).build();
+ *     BenchRun done = bench.run(plan);
+ *     System.out.println("report: " + done.report());
+ * }
+ * }</pre>
+ */
+public final class Bench {
+    /** The report's file name in the state dir. */
+    public static final String REPORT = "report.html";
+
+    private final HarnessRunner runner;
+    private final int concurrency;
+    private final PrintStream out;
+    private final boolean tty;
+    private final UnaryOperator<QueueProcessor.Executor> decorate;
+
+    private Bench(Builder b) {
+        this.runner = b.runner;
+        this.concurrency = b.concurrency;
+        this.out = b.out;
+        this.tty = b.tty;
+        this.decorate = b.decorate;
+    }
+
+    /** A bench on this runner (its state dir, adapters, installations, providers and push setting). */
+    public static Builder builder(HarnessRunner runner) {
+        return new Builder(runner);
+    }
+
+    public Path stateDir() {
+        return runner.stateDir();
+    }
+
+    /** A plan builder validating against this bench's runner. */
+    public BenchPlan.Builder plan() {
+        return BenchPlan.builder(runner);
+    }
+
+    /** Prints the matrix, queues, runs, summarises and reports; blocks until the queue is done. */
+    public BenchRun run(BenchPlan plan) throws InterruptedException {
+        Objects.requireNonNull(plan, "plan");
+        Path stateDir = runner.stateDir();
+        RunQueue queue = RunQueue.builder().stateDir(stateDir).build();
+        out.print(plan.matrix(runner.results(), queue));
+        List<QueueEntry> queued = plan.enqueue(queue, runner.results());
+        int pending = (int) queue.entries().stream().filter(e -> !e.state().isTerminal()).count();
+        QueueProcessor.Summary processed;
+        try (ProgressLine progress = new ProgressLine(pending, out, tty, java.time.Clock.systemUTC())) {
+            QueueProcessor.Executor exec = new QueueProcessor.Executor() {
+                @Override
+                public HarnessResult run(String runId, RunSpec spec) {
+                    return runner.run(spec, runId, progress).result();
+                }
+
+                @Override
+                public boolean bail(String runId) {
+                    return runner.bail(runId);
+                }
+            };
+            try (QueueProcessor processor = QueueProcessor.builder(queue, decorate.apply(exec))
+                    .concurrency(concurrency).listener(progress).build()) {
+                processed = processor.runAll();
+            }
+        }
+        BenchSummary summary = BenchSummary.read(runner.results());
+        out.println();
+        out.print(SummaryFormat.table(summary));
+        Path report = HtmlReport.write(summary, stateDir.resolve(REPORT));
+        out.println("report: " + report);
+        return new BenchRun(queued, processed, summary, report);
+    }
+
+    /** Builds a {@link Bench}. */
+    public static final class Builder {
+        private final HarnessRunner runner;
+        private int concurrency = 1;
+        private PrintStream out = System.out;
+        private boolean tty = System.console() != null;
+        private UnaryOperator<QueueProcessor.Executor> decorate = UnaryOperator.identity();
+
+        private Builder(HarnessRunner runner) {
+            this.runner = Objects.requireNonNull(runner, "runner");
+        }
+
+        /** How many runs at once; default 1. */
+        public Builder concurrency(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("concurrency must be >= 1, was " + value);
+            }
+            this.concurrency = value;
+            return this;
+        }
+
+        /** Where the matrix, progress and summary are printed, and whether it is a terminal. */
+        public Builder out(PrintStream value, boolean terminal) {
+            this.out = Objects.requireNonNull(value, "out");
+            this.tty = terminal;
+            return this;
+        }
+
+        /** Wraps the executor that runs each entry, e.g. to prepare a scripted model first. */
+        public Builder decorate(UnaryOperator<QueueProcessor.Executor> value) {
+            this.decorate = Objects.requireNonNull(value, "decorate");
+            return this;
+        }
+
+        public Bench build() {
+            return new Bench(this);
+        }
+    }
+}

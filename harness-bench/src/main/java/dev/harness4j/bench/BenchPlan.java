@@ -1,0 +1,303 @@
+package dev.harness4j.bench;
+
+import dev.harness4j.api.Harness;
+import dev.harness4j.api.HarnessException;
+import dev.harness4j.api.Isolation;
+import dev.harness4j.api.Limits;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.AutonomyPreamble;
+import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.ResultIndex;
+import dev.harness4j.core.queue.QueueEntry;
+import dev.harness4j.core.queue.RunQueue;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A bench matrix, harness × model × provider × task, validated when it is built: an unknown
+ * harness, an uninstalled CLI, a provider that cannot be resolved (or has no model), a missing
+ * baseline — every problem is listed in one {@link BenchPlanException} and nothing is queued.
+ * Harnesses, installations and providers are the {@link HarnessRunner}'s, resolved the way its
+ * runs resolve them. Combos are de-duplicated (by harness, provider, resolved model and task)
+ * and ordered so that consecutive runs hit different providers where the matrix allows it.
+ *
+ * <pre>{@code
+ * BenchPlan plan = BenchPlan.builder(runner)
+ *         .harnesses("claude-code", "opencode", "aider")
+ *         .provider("scripted").models("scripted-a", "scripted-b")
+ *         .task("hello", "Create hello.txt containing hello")
+ *         .baseline(repo)
+ *         .build();                                   // throws BenchPlanException, listing every problem
+ * System.out.println(plan.matrix(runner.results(), queue));
+ * List<QueueEntry> queued = plan.enqueue(queue, runner.results());  // skips combos with a result or an entry
+ * }</pre>
+ */
+public final class BenchPlan {
+    private final List<Combo> combos;
+    private final Path baseline;
+    private final String ref;
+    private final Isolation isolation;
+    private final Limits limits;
+    private final Map<String, String> options;
+    private final boolean force;
+
+    private BenchPlan(List<Combo> combos, Builder b) {
+        this.combos = List.copyOf(combos);
+        this.baseline = b.baseline;
+        this.ref = b.ref;
+        this.isolation = b.isolation;
+        this.limits = b.limits;
+        this.options = Map.copyOf(b.options);
+        this.force = b.force;
+    }
+
+    /** A builder that validates against the runner's adapters, installations and providers. */
+    public static Builder builder(HarnessRunner runner) {
+        return new Builder(runner);
+    }
+
+    /** Every combo, in run order. */
+    public List<Combo> combos() {
+        return combos;
+    }
+
+    public boolean force() {
+        return force;
+    }
+
+    /**
+     * The combos still to run: those with neither a result nor an entry in the queue that can
+     * still run (queued, waiting for a retry, or running — a run whose owner died is queued
+     * again by the queue's recovery). With {@link Builder#force}, combos with a result run again,
+     * but a combo already in the queue is never queued twice.
+     *
+     * @param queue the queue to consult, or {@code null} to look at results only
+     */
+    public List<Combo> toRun(ResultIndex results, RunQueue queue) {
+        Objects.requireNonNull(results, "results");
+        Set<List<Object>> pending = pendingKeys(queue);
+        return combos.stream().filter(c -> !pending.contains(key(c)) && (force || !results.contains(c.query())))
+                .toList();
+    }
+
+    /** The spec of one combo; its prompt framed by the {@link AutonomyPreamble}. */
+    public RunSpec spec(Combo c) {
+        RunSpec.Builder b = RunSpec.builder(c.harness(), c.provider()).model(c.resolvedModel())
+                .prompt(AutonomyPreamble.frame(c.task().prompt())).baseline(baseline).ref(ref)
+                .isolation(isolation).limits(limits).task(c.task().name());
+        options.forEach(b::option);
+        return b.build();
+    }
+
+    /** Queues the combos still to run (see {@link #toRun}), in run order. */
+    public List<QueueEntry> enqueue(RunQueue queue, ResultIndex results) {
+        Objects.requireNonNull(queue, "queue");
+        List<RunSpec> specs = toRun(results, queue).stream().map(this::spec).toList();
+        return specs.isEmpty() ? List.of() : queue.enqueue(specs);
+    }
+
+    /** The planned matrix as text: one line per combo, marking those skipped for a result or a queue entry. */
+    public String matrix(ResultIndex results, RunQueue queue) {
+        StringBuilder sb = new StringBuilder();
+        Set<List<Object>> pending = pendingKeys(queue);
+        List<Combo> run = toRun(results, queue);
+        long queued = combos.stream().filter(c -> pending.contains(key(c))).count();
+        sb.append(String.format("bench plan: %d combos, %d to run%s%s%n", combos.size(), run.size(),
+                queued > 0 ? ", " + queued + " already queued (left from an earlier bench)" : "",
+                force ? " (force: combos with a result run again)" : ""));
+        sb.append(String.format("  %-3s %-14s %-12s %-28s %-16s %s%n", "#", "harness", "provider", "model", "task", ""));
+        int i = 1;
+        for (Combo c : combos) {
+            String model = c.model() == null ? c.resolvedModel() + " (default)" : c.resolvedModel();
+            String note = run.contains(c) ? "" : pending.contains(key(c)) ? "queued: runs from the earlier entry"
+                    : "skip: result exists (use --force to run again)";
+            sb.append(String.format("  %-3d %-14s %-12s %-28s %-16s %s%n", i++, c.harness(), c.provider(), model,
+                    c.task().name(), note));
+        }
+        return sb.toString();
+    }
+
+    /** The keys of the queue's entries that can still run. */
+    private static Set<List<Object>> pendingKeys(RunQueue queue) {
+        Set<List<Object>> keys = new HashSet<>();
+        if (queue != null) {
+            for (QueueEntry e : queue.entries()) {
+                if (!e.state().isTerminal()) {
+                    RunSpec s = e.spec();
+                    keys.add(Arrays.asList(s.harness(), s.provider(), s.model(), s.task(), s.trial()));
+                }
+            }
+        }
+        return keys;
+    }
+
+    private static List<Object> key(Combo c) {
+        return Arrays.asList(c.harness(), c.provider(), c.resolvedModel(), c.task().name(), 1);
+    }
+
+    /**
+     * Orders combos round-robin over their providers (stable within a provider), so consecutive
+     * runs hit different providers wherever the counts allow.
+     */
+    static List<Combo> interleaveProviders(List<Combo> in) {
+        Map<String, Deque<Combo>> byProvider = new LinkedHashMap<>();
+        for (Combo c : in) {
+            byProvider.computeIfAbsent(c.provider(), k -> new ArrayDeque<>()).add(c);
+        }
+        List<Combo> out = new ArrayList<>(in.size());
+        while (out.size() < in.size()) {
+            for (Deque<Combo> q : byProvider.values()) {
+                if (!q.isEmpty()) {
+                    out.add(q.poll());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Builds and validates a {@link BenchPlan}. */
+    public static final class Builder {
+        private final HarnessRunner runner;
+        private final Set<String> harnesses = new LinkedHashSet<>();
+        private final Set<String> providers = new LinkedHashSet<>();
+        private final List<String> models = new ArrayList<>();
+        private final Map<String, BenchTask> tasks = new LinkedHashMap<>();
+        private Path baseline;
+        private String ref;
+        private Isolation isolation = Isolation.CLONE;
+        private Limits limits = Limits.NONE;
+        private final Map<String, String> options = new LinkedHashMap<>();
+        private boolean force;
+
+        private Builder(HarnessRunner runner) {
+            this.runner = Objects.requireNonNull(runner, "runner");
+        }
+
+        public Builder harnesses(String... ids) {
+            for (String id : ids) {
+                harnesses.add(Objects.requireNonNull(id, "harness").strip());
+            }
+            return this;
+        }
+
+        public Builder provider(String name) {
+            providers.add(Objects.requireNonNull(name, "provider").strip());
+            return this;
+        }
+
+        /** Models to request; none means each provider's default model. */
+        public Builder models(String... ids) {
+            for (String id : ids) {
+                String m = Objects.requireNonNull(id, "model").strip();
+                if (!models.contains(m)) {
+                    models.add(m);
+                }
+            }
+            return this;
+        }
+
+        public Builder task(String name, String prompt) {
+            BenchTask t = new BenchTask(name, prompt);
+            tasks.putIfAbsent(t.name(), t);
+            return this;
+        }
+
+        public Builder baseline(Path repo) {
+            this.baseline = Objects.requireNonNull(repo, "baseline").toAbsolutePath();
+            return this;
+        }
+
+        /** The branch or commit of the baseline to start from ({@code null}: its current branch). */
+        public Builder ref(String value) {
+            this.ref = value;
+            return this;
+        }
+
+        public Builder isolation(Isolation value) {
+            this.isolation = Objects.requireNonNull(value, "isolation");
+            return this;
+        }
+
+        public Builder limits(Limits value) {
+            this.limits = Objects.requireNonNull(value, "limits");
+            return this;
+        }
+
+        public Builder option(String key, String value) {
+            options.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** Whether combos that already have a result run again (default false). */
+        public Builder force(boolean value) {
+            this.force = value;
+            return this;
+        }
+
+        /** Validates everything, collecting every problem, and builds the plan. */
+        public BenchPlan build() {
+            List<String> problems = new ArrayList<>();
+            if (harnesses.isEmpty()) {
+                problems.add("no harness: name at least one (--harness claude-code,opencode,aider); known: " + runner.registry().ids());
+            }
+            if (providers.isEmpty()) {
+                problems.add("no provider: name at least one (--provider <name>)");
+            }
+            if (tasks.isEmpty()) {
+                problems.add("no task: give a prompt (--prompt \"...\" or --prompt-file <file>)");
+            }
+            if (baseline == null) {
+                problems.add("no baseline repository: give one (--repo <path to a git repository>)");
+            } else if (!Files.exists(baseline.resolve(".git"))) {
+                problems.add("the baseline " + baseline + " is not a git repository (no .git): pass the root of a git checkout");
+            }
+            List<String> validHarnesses = new ArrayList<>();
+            for (String id : harnesses) {
+                try {
+                    Harness h = runner.registry().require(id);
+                    runner.installations().require(h);
+                    validHarnesses.add(id);
+                } catch (HarnessException e) {
+                    problems.add(e.getMessage());
+                }
+            }
+            Map<String, List<String[]>> resolved = new LinkedHashMap<>(); // provider -> [requested, resolved]
+            List<String> requested = models.isEmpty() ? java.util.Collections.singletonList(null) : models;
+            for (String p : providers) {
+                for (String m : requested) {
+                    try {
+                        resolved.computeIfAbsent(p, k -> new ArrayList<>()).add(new String[] {m, runner.resolveProvider(p, m).model()});
+                    } catch (HarnessException e) {
+                        problems.add(e.getMessage());
+                    }
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new BenchPlanException(problems);
+            }
+            Map<List<String>, Combo> unique = new LinkedHashMap<>();
+            for (String h : validHarnesses) {
+                for (Map.Entry<String, List<String[]>> p : resolved.entrySet()) {
+                    for (String[] m : p.getValue()) {
+                        for (BenchTask t : tasks.values()) {
+                            unique.putIfAbsent(List.of(h, p.getKey(), m[1], t.name()),
+                                    new Combo(h, p.getKey(), m[0], m[1], t));
+                        }
+                    }
+                }
+            }
+            return new BenchPlan(interleaveProviders(new ArrayList<>(unique.values())), this);
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package dev.harness4j.bench;
+
+import dev.harness4j.core.queue.QueueEntry;
+import dev.harness4j.core.queue.QueueProcessor;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What one {@link Bench#run} did.
+ *
+ * @param queued the entries this bench queued (combos with a result or a queue entry were skipped)
+ * @param processed what the queue processor did (entries left from earlier benches included)
+ * @param summary every result in the state dir
+ * @param report the HTML report
+ */
+public record BenchRun(List<QueueEntry> queued, QueueProcessor.Summary processed, BenchSummary summary, Path report) {
+    public BenchRun {
+        queued = List.copyOf(queued);
+        Objects.requireNonNull(processed, "processed");
+        Objects.requireNonNull(summary, "summary");
+        Objects.requireNonNull(report, "report");
+    }
+}

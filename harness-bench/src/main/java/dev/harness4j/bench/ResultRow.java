@@ -1,0 +1,60 @@
+package dev.harness4j.bench;
+
+import java.math.BigDecimal;
+import java.util.Objects;
+
+/**
+ * One result of a bench, as read from its {@code meta.json}. Unmeasured figures are {@code null},
+ * never 0.
+ *
+ * @param dir the run's result directory below {@code results/}, {@code <task>/<harness>__<provider>__<model>/<runId>}
+ * @param harness the harness id
+ * @param provider the provider, or {@code null}
+ * @param model the requested model (else the resolved one), or {@code null}
+ * @param task the task label, or {@code null}
+ * @param outcome the outcome's wire name ({@code completed}, {@code no-op}, ...)
+ * @param reason why, for anything but a plain success, or {@code null}
+ * @param durationMs the run's wall time, or {@code null}
+ * @param filesChanged files changed, or {@code null}
+ * @param insertions lines added, or {@code null}
+ * @param deletions lines removed, or {@code null}
+ * @param tokensIn input tokens, or {@code null} when unmeasured
+ * @param tokensOut output tokens, or {@code null} when unmeasured
+ * @param tokenSource who measured the tokens ({@code adapter}, {@code gateway}), or {@code null}
+ * @param costUsd the cost in US dollars, or {@code null} when unmeasured
+ * @param costSource where the cost comes from, or {@code null}
+ * @param servedVerdict {@code match}, {@code mismatch} or {@code unmeasured}, or {@code null}
+ * @param branch the pushed branch's name, {@code not pushed: <error>}, or {@code null} when no
+ *     branch was asked for
+ */
+public record ResultRow(
+        String dir,
+        String harness,
+        String provider,
+        String model,
+        String task,
+        String outcome,
+        String reason,
+        Long durationMs,
+        Long filesChanged,
+        Long insertions,
+        Long deletions,
+        Long tokensIn,
+        Long tokensOut,
+        String tokenSource,
+        BigDecimal costUsd,
+        String costSource,
+        String servedVerdict,
+        String branch) {
+
+    public ResultRow {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(harness, "harness");
+        Objects.requireNonNull(outcome, "outcome");
+    }
+
+    /** {@code harness / model}, the label of this row in tables and charts. */
+    public String label() {
+        return harness + " / " + (model == null ? "(default)" : model);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.harness4j.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class BenchArgsTest {
+    @Test
+    void listsMayBeRepeatedOrCommaSeparatedAndValuesMayFollowAnEqualsSign() {
+        BenchArgs a = BenchArgs.parse("--harness", "claude-code,aider", "--harness=opencode", "--model", "m1, m2",
+                "--provider", "anthropic", "--prompt", "Add a README", "--repo", "/src/app", "--branch", "develop",
+                "--force", "--concurrency", "2", "--state-dir", "/tmp/s", "--push");
+        assertThat(a.harnesses()).containsExactly("claude-code", "aider", "opencode");
+        assertThat(a.models()).containsExactly("m1", "m2");
+        assertThat(a.providers()).containsExactly("anthropic");
+        assertThat(a.prompt()).isEqualTo("Add a README");
+        assertThat(a.repo()).isEqualTo(Path.of("/src/app"));
+        assertThat(a.branch()).isEqualTo("develop");
+        assertThat(a.force()).isTrue();
+        assertThat(a.push()).isTrue();
+        assertThat(a.concurrency()).isEqualTo(2);
+        assertThat(a.embedded()).isFalse();
+        assertThat(BenchArgs.parse().embedded()).isTrue();
+    }
+
+    @Test
+    void aBadArgumentIsNamedWithTheUsage() {
+        assertThatThrownBy(() -> BenchArgs.parse("--harnes", "x")).hasMessageContaining("unknown argument '--harnes'")
+                .hasMessageContaining("usage: bench");
+        assertThatThrownBy(() -> BenchArgs.parse("--concurrency", "two")).hasMessageContaining("takes a number");
+        assertThatThrownBy(() -> BenchArgs.parse("--model")).hasMessageContaining("--model needs a value");
+        assertThatThrownBy(() -> BenchArgs.parse("--prompt", "a", "--prompt-file", "f")).hasMessageContaining("not both");
+    }
+}

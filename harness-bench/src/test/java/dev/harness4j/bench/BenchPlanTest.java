@@ -1,0 +1,167 @@
+package dev.harness4j.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.harness4j.api.ProviderResolver;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.AutonomyPreamble;
+import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.ResultQuery;
+import dev.harness4j.core.queue.QueueEntry;
+import dev.harness4j.core.queue.RunQueue;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BenchPlanTest {
+    @TempDir Path state;
+    @TempDir Path repo;
+    private List<ProviderResolver> resolvers;
+    private HarnessRunner runner;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        Files.createDirectories(repo.resolve(".git"));
+        Map<String, String> defaults = new HashMap<>();
+        defaults.put("scripted", "scripted-a");
+        defaults.put("other", "o-1");
+        defaults.put("nodefault", null);
+        resolvers = List.of(BenchTesting.resolver(defaults));
+        runner = HarnessRunner.builder().stateDir(state).registry(BenchTesting.registry())
+                .providers(resolvers.toArray(ProviderResolver[]::new)).build();
+    }
+
+    @AfterEach
+    void tearDown() {
+        runner.close();
+    }
+
+    private BenchPlan.Builder plan() {
+        return BenchPlan.builder(runner).task("hello", "Create hello.txt").baseline(repo);
+    }
+
+    @Test
+    void anUnknownHarnessInAPlanOfSixQueuesNothingAndSaysWhatToFix() {
+        RunQueue queue = RunQueue.builder().stateDir(state).build();
+        assertThatThrownBy(() -> plan().harnesses("claude-code", "opencode", "aidr").provider("scripted")
+                .models("scripted-a", "scripted-b").build().enqueue(queue, runner.results()))
+                .isInstanceOf(BenchPlanException.class)
+                .hasMessageContaining("unknown harness 'aidr'")
+                .hasMessageContaining("aider")
+                .hasMessageContaining("nothing was queued");
+        assertThat(queue.entries()).isEmpty();
+    }
+
+    @Test
+    void everyProblemIsListedAtOnce() {
+        BenchPlanException e = org.junit.jupiter.api.Assertions.assertThrows(BenchPlanException.class, () -> plan()
+                .harnesses("ghost", "nope").provider("nodefault").provider("broken").provider("unheard").build());
+        assertThat(e.problems()).hasSize(5);
+        assertThat(e.getMessage())
+                .contains("harness 'ghost' is not installed", "install it with: npm i -g definitely-not-installed-h4j@1.0.0")
+                .contains("unknown harness 'nope'")
+                .contains("'nodefault' has no default model: pass --model")
+                .contains("BROKEN_KEY")
+                .contains("unknown provider 'unheard'");
+    }
+
+    @Test
+    void aMissingPromptRepoOrHarnessIsReported() {
+        BenchPlanException e = org.junit.jupiter.api.Assertions.assertThrows(BenchPlanException.class,
+                () -> BenchPlan.builder(runner)
+                        .provider("scripted").baseline(state).build());
+        assertThat(e.getMessage()).contains("no harness", "no task", "is not a git repository");
+    }
+
+    @Test
+    void severalTasksAndProvidersOfOneModelArePlannedAsCombosOfTheirOwn() {
+        BenchPlan p = plan().task("other", "Do something else").harnesses("aider").provider("scripted").provider("other")
+                .models("scripted-a").build();
+        assertThat(p.combos()).extracting(c -> c.task().name() + "/" + c.provider())
+                .containsExactlyInAnyOrder("hello/scripted", "other/scripted", "hello/other", "other/other");
+    }
+
+    @Test
+    void duplicateCombosCollapseAndTheDefaultModelCountsAsItsName() {
+        BenchPlan p = plan().harnesses("aider", "aider").provider("scripted").models("scripted-a", "scripted-a").build();
+        assertThat(p.combos()).hasSize(1);
+        BenchPlan withDefault = plan().harnesses("aider").provider("scripted").build();
+        assertThat(withDefault.combos()).singleElement().satisfies(c -> {
+            assertThat(c.model()).isNull();
+            assertThat(c.resolvedModel()).isEqualTo("scripted-a");
+            assertThat(c.query()).isEqualTo(ResultQuery.all().task("hello").harness("aider").provider("scripted")
+                    .model("scripted-a"));
+        });
+    }
+
+    @Test
+    void consecutiveRunsHitDifferentProviders() {
+        BenchPlan p = plan().harnesses("claude-code", "opencode", "aider").provider("scripted").provider("other").build();
+        List<String> providers = p.combos().stream().map(Combo::provider).toList();
+        assertThat(providers).hasSize(6);
+        for (int i = 1; i < providers.size(); i++) {
+            assertThat(providers.get(i)).as("run " + i).isNotEqualTo(providers.get(i - 1));
+        }
+    }
+
+    @Test
+    void combosWithAResultAreSkippedUnlessForced() throws Exception {
+        Path existing = Files.createDirectories(runner.results().dirFor("hello", "aider", "scripted", "scripted-a", "r1"));
+        Files.writeString(existing.resolve("meta.json"), "{\"run_id\":\"r1\",\"harness\":\"aider\",\"provider\":\"scripted\","
+                + "\"model\":\"scripted-a\",\"resolved_model\":\"scripted-a\",\"task\":\"hello\",\"outcome\":\"completed\","
+                + "\"finished_at\":\"2026-12-01T00:00:00Z\"}");
+        BenchPlan p = plan().harnesses("aider", "opencode").provider("scripted").models("scripted-a").build();
+        assertThat(p.toRun(runner.results(), null)).extracting(Combo::harness).containsExactly("opencode");
+        assertThat(p.matrix(runner.results(), null)).contains("2 combos, 1 to run").contains("skip: result exists");
+        BenchPlan otherTask = plan().task("other", "Do something else").harnesses("aider").provider("scripted")
+                .models("scripted-a").build();
+        assertThat(otherTask.toRun(runner.results(), null)).extracting(c -> c.task().name()).containsExactly("other");
+        BenchPlan forced = plan().harnesses("aider", "opencode").provider("scripted").models("scripted-a").force(true).build();
+        RunQueue queue = RunQueue.builder().stateDir(state).build();
+        assertThat(forced.enqueue(queue, runner.results())).hasSize(2);
+    }
+
+    @Test
+    void aComboStillInTheQueueIsNotQueuedAgainEvenWhenForced() {
+        RunQueue queue = RunQueue.builder().stateDir(state).build();
+        BenchPlan p = plan().harnesses("aider", "opencode").provider("scripted").models("scripted-a").build();
+        queue.enqueue(List.of(p.spec(p.combos().get(0)))); // left by an earlier bench that crashed
+        assertThat(p.matrix(runner.results(), queue)).contains("2 combos, 1 to run, 1 already queued")
+                .contains("queued: runs from the earlier entry");
+        assertThat(p.enqueue(queue, runner.results())).extracting(e -> e.spec().harness())
+                .containsExactly(p.combos().get(1).harness());
+        BenchPlan forced = plan().harnesses("aider", "opencode").provider("scripted").models("scripted-a").force(true).build();
+        assertThat(forced.enqueue(queue, runner.results())).isEmpty();
+        assertThat(queue.entries()).hasSize(2);
+    }
+
+    @Test
+    void everySpecIsFramedByTheAutonomyPreambleOnce() {
+        BenchPlan p = plan().harnesses("aider").provider("scripted").ref("main").build();
+        RunSpec spec = p.spec(p.combos().get(0));
+        assertThat(spec.prompt()).startsWith(AutonomyPreamble.TEXT).endsWith("Create hello.txt\n");
+        assertThat(spec.prompt()).contains("No human will", "Do not ask", "reasonable assumption", "Do not stop at describing a plan");
+        assertThat(AutonomyPreamble.frame(spec.prompt())).isEqualTo(spec.prompt());
+        assertThat(spec.model()).isEqualTo("scripted-a");
+        assertThat(spec.task()).isEqualTo("hello");
+        assertThat(spec.ref()).isEqualTo("main");
+    }
+
+    @Test
+    void enqueuedEntriesFollowThePlansOrder() {
+        BenchPlan p = plan().harnesses("claude-code", "aider").provider("scripted").provider("other").build();
+        assertThat(p.combos()).extracting(Combo::resolvedModel).containsOnly("scripted-a", "o-1");
+        RunQueue queue = RunQueue.builder().stateDir(state).build();
+        List<QueueEntry> q = p.enqueue(queue, runner.results());
+        assertThat(queue.entries()).extracting(e -> e.spec().harness() + "/" + e.spec().provider())
+                .containsExactlyElementsOf(p.combos().stream().map(c -> c.harness() + "/" + c.provider()).toList());
+        assertThat(q).hasSize(4);
+    }
+}

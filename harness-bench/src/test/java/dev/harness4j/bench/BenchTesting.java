@@ -1,0 +1,71 @@
+package dev.harness4j.bench;
+
+import dev.harness4j.api.ApiStyle;
+import dev.harness4j.api.AuthScheme;
+import dev.harness4j.api.CompletionMode;
+import dev.harness4j.api.Execution;
+import dev.harness4j.api.Harness;
+import dev.harness4j.api.HarnessContext;
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.InstallInfo;
+import dev.harness4j.api.Invocation;
+import dev.harness4j.api.ProviderNotResolvableException;
+import dev.harness4j.api.ProviderResolver;
+import dev.harness4j.api.ResolvedProvider;
+import dev.harness4j.core.HarnessRegistry;
+import java.net.URI;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Adapters and a provider resolver for bench tests. */
+final class BenchTesting {
+    private BenchTesting() {}
+
+    static Harness harness(String id, String binary) {
+        return new Harness() {
+            @Override public String id() { return id; }
+            @Override public CompletionMode completionMode() { return CompletionMode.OPAQUE; }
+            @Override public InstallInfo installInfo() {
+                return new InstallInfo(binary, List.of("--version"), "npm i -g " + binary + "@1.0.0");
+            }
+            @Override public Invocation prepare(HarnessContext c) { throw new UnsupportedOperationException(); }
+            @Override public HarnessResult interpret(Execution e) { throw new UnsupportedOperationException(); }
+        };
+    }
+
+    /** Three adapters whose binaries exist everywhere ({@code sh}, {@code ls}, {@code cat}) and one that is not installed. */
+    static HarnessRegistry registry() {
+        return HarnessRegistry.builder().add(harness("claude-code", "sh")).add(harness("opencode", "ls"))
+                .add(harness("aider", "cat")).add(harness("ghost", "definitely-not-installed-h4j")).build();
+    }
+
+    /** Providers by name → default model (null: none); "broken" always throws. */
+    static ProviderResolver resolver(Map<String, String> defaults) {
+        return new ProviderResolver() {
+            @Override
+            public Optional<ResolvedProvider> resolve(String provider, String requestedModel) {
+                if (provider.equals("broken")) {
+                    throw new ProviderNotResolvableException(provider, "provider 'broken' needs env var BROKEN_KEY: export it");
+                }
+                if (!defaults.containsKey(provider)) {
+                    return Optional.empty();
+                }
+                String model = requestedModel != null ? requestedModel : defaults.get(provider);
+                if (model == null) {
+                    throw new ProviderNotResolvableException(provider, "provider '" + provider
+                            + "' has no default model: pass --model or set default_model");
+                }
+                return Optional.of(new ResolvedProvider(provider, EnumSet.of(ApiStyle.OPENAI), URI.create("http://127.0.0.1:1"),
+                        null, AuthScheme.API_KEY, model));
+            }
+
+            @Override
+            public Set<String> providerNames() {
+                return defaults.keySet();
+            }
+        };
+    }
+}

@@ -1,9 +1,0 @@
-/**
- * Bench matrices and their reports: a {@link dev.harness4j.core.bench.BenchPlan} (harness ×
- * model × provider × task, validated before anything is queued), the {@link
- * dev.harness4j.core.bench.AutonomyPreamble} that frames every headless prompt, the {@link
- * dev.harness4j.core.bench.BenchSummary} read from {@code results/*}{@code /meta.json} with its
- * table, JSON, CSV and self-contained HTML report, and the {@link
- * dev.harness4j.core.bench.ProgressLine} shown while a matrix runs.
- */
-package dev.harness4j.core.bench;

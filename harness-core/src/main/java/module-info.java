@@ -1,0 +1,25 @@
+/**
+ * harness4j's run engine: {@link dev.harness4j.core.HarnessRunner} and its records, the result
+ * index, providers, the durable queue, and the process supervisor. Implementation lives in
+ * {@code dev.harness4j.core.internal.*}, which is not exported.
+ */
+module dev.harness4j.core {
+    requires transitive dev.harness4j.api;
+    requires transitive java.net.http;
+    requires com.fasterxml.jackson.annotation;
+    requires com.fasterxml.jackson.core;
+    requires com.fasterxml.jackson.databind;
+    requires org.eclipse.jgit;
+    requires org.slf4j;
+
+    exports dev.harness4j.core;
+    exports dev.harness4j.core.process;
+    exports dev.harness4j.core.provider;
+    exports dev.harness4j.core.queue;
+    exports dev.harness4j.core.workspace;
+
+    // providers.json and queue entries are bound by Jackson
+    opens dev.harness4j.core.provider to com.fasterxml.jackson.databind;
+
+    uses dev.harness4j.api.Harness;
+}

@@ -1,0 +1,80 @@
+package dev.harness4j.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Holds harness-core's public surface to its module descriptor: every public top-level type
+ * lives in an exported package or in an {@code internal} one, and internal packages are never
+ * exported. A new public class in a package users cannot see is a mistake this test names.
+ */
+class PublicSurfaceTest {
+    private static Path classesDir() throws Exception {
+        return Path.of(HarnessRunner.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
+    private static ModuleDescriptor descriptor() throws Exception {
+        try (InputStream in = Files.newInputStream(classesDir().resolve("module-info.class"))) {
+            return ModuleDescriptor.read(in);
+        }
+    }
+
+    private static Set<String> exported() throws Exception {
+        return descriptor().exports().stream().filter(e -> !e.isQualified()).map(ModuleDescriptor.Exports::source)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    @Test
+    void theModuleExportsTheRunnerProvidersQueueProcessAndWorkspaceErrorsAndNothingInternal() throws Exception {
+        ModuleDescriptor d = descriptor();
+        assertThat(d.name()).isEqualTo("dev.harness4j.core");
+        assertThat(exported()).containsExactly("dev.harness4j.core", "dev.harness4j.core.process",
+                "dev.harness4j.core.provider", "dev.harness4j.core.queue", "dev.harness4j.core.workspace");
+        assertThat(classesDir().resolve("dev/harness4j/core/internal")).isDirectory();
+        assertThat(d.opens()).allSatisfy(o -> assertThat(o.isQualified()).as("opened only to Jackson").isTrue());
+    }
+
+    @Test
+    void everyPublicTypeIsInAnExportedPackageOrAnInternalOne() throws Exception {
+        Set<String> exported = exported();
+        Path root = classesDir();
+        List<String> strays = new ArrayList<>();
+        List<String> publicTypes = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
+                String rel = root.relativize(f).toString();
+                if (rel.equals("module-info.class") || rel.endsWith("package-info.class") || rel.contains("$")) {
+                    continue;
+                }
+                String name = rel.substring(0, rel.length() - ".class".length()).replace('/', '.');
+                Class<?> c = Class.forName(name, false, PublicSurfaceTest.class.getClassLoader());
+                if (!Modifier.isPublic(c.getModifiers())) {
+                    continue;
+                }
+                String pkg = c.getPackageName();
+                if (exported.contains(pkg)) {
+                    publicTypes.add(name);
+                } else if (!(pkg.contains(".internal.") || pkg.endsWith(".internal"))) {
+                    strays.add(name);
+                }
+            }
+        }
+        assertThat(strays).as("public types outside the exported packages (export the package, or move the type"
+                + " to an internal package, or make it package-private)").isEmpty();
+        assertThat(publicTypes).as("the exported surface").contains("dev.harness4j.core.HarnessRunner",
+                "dev.harness4j.core.RunRecord", "dev.harness4j.core.ResultIndex", "dev.harness4j.core.queue.RunQueue",
+                "dev.harness4j.core.provider.Providers");
+    }
+}

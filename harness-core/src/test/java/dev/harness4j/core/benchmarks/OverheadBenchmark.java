@@ -1,0 +1,128 @@
+package dev.harness4j.core.benchmarks;
+
+import dev.harness4j.api.Isolation;
+import dev.harness4j.api.Outcome;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.HarnessRegistry;
+import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.RunRecord;
+import dev.harness4j.core.ShellHarness;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import dev.harness4j.api.HarnessEvent;
+import dev.harness4j.api.HarnessListener;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Per-run overhead of {@link HarnessRunner}: a process that writes one file, run N times through
+ * the runner (warm JVM, small repository, default isolation) against spawning the same process
+ * directly in a directory, interleaved. Reports medians, the median overhead in ms and the ratio.
+ * Args: {@code [runs=30] [isolation=CLONE] [dir=a new temp dir]}, {@code dir} being where the
+ * baseline and the state dir go. Since a run creates and deletes dozens of files (the
+ * checkout, its {@code .git}, the captured output, the results), the overhead follows the file
+ * system's cost of creating a file: the program measures that too (20 small files, the size of
+ * the repository's checkout) and prints it next to the overhead.
+ *
+ * <pre>
+ * mvn -o -q -pl harness-core -am test-compile exec:java -Dexec.classpathScope=test \
+ *     -Dexec.mainClass=dev.harness4j.core.benchmarks.OverheadBenchmark -Dexec.args="30"
+ * </pre>
+ */
+public final class OverheadBenchmark {
+    private OverheadBenchmark() {}
+
+    private static final String SCRIPT = "echo done > result.txt";
+
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 30;
+        Isolation isolation = args.length > 1 ? Isolation.valueOf(args[1]) : Isolation.CLONE;
+        Path root = args.length > 2 ? Files.createTempDirectory(Path.of(args[2]), "h4j-overhead-bench")
+                : Files.createTempDirectory("h4j-overhead-bench");
+        List<Double> creating = new ArrayList<>();
+        Path repo = IsolationBenchmark.generate(root.resolve("repo"), 20);
+        Path direct = Files.createDirectories(root.resolve("direct"));
+        List<Double> viaRunner = new ArrayList<>();
+        List<Double> spawned = new ArrayList<>();
+        Map<String, List<Double>> phases = new LinkedHashMap<>();
+        Map<String, Instant> last = new ConcurrentHashMap<>();
+        HarnessListener stageClock = e -> {
+            if (e instanceof HarnessEvent.StatusChanged s) {
+                Instant prev = last.put(e.runId(), s.at());
+                if (prev != null) {
+                    String phase = "until " + s.status().name().toLowerCase(Locale.ROOT)
+                            + (s.detail() != null ? " (" + s.detail() + ")" : "");
+                    phases.computeIfAbsent(phase, k -> new ArrayList<>())
+                            .add(Duration.between(prev, s.at()).toNanos() / 1e6);
+                }
+            }
+        };
+        try (HarnessRunner runner = HarnessRunner.builder().stateDir(root.resolve("state"))
+                .registry(HarnessRegistry.builder().add(new ShellHarness()).build())
+                .providers(ShellHarness.provider()).listener(stageClock).build()) {
+            RunSpec spec = RunSpec.builder(ShellHarness.ID, "local").model("bench").prompt("write a file")
+                    .baseline(repo).isolation(isolation).option("script", SCRIPT).build();
+            int warmup = Math.max(30, n / 2); // C2 compiles the run path after some dozens of runs
+            for (int i = -warmup; i < n; i++) {
+                creating.add(createFiles(root.resolve("files-" + (i + warmup)), 20));
+                long t0 = System.nanoTime();
+                spawn(direct);
+                long t1 = System.nanoTime();
+                RunRecord r = runner.run(spec);
+                long t2 = System.nanoTime();
+                if (r.result().outcome() != Outcome.COMPLETED) {
+                    throw new IllegalStateException("run " + r.runId() + " ended " + r.result());
+                }
+                if (i < 0) {
+                    phases.clear();
+                    creating.clear();
+                }
+                if (i >= 0) {
+                    spawned.add(Timing.ms(t1 - t0));
+                    viaRunner.add(Timing.ms(t2 - t1));
+                }
+            }
+        } finally {
+            Timing.sh(root, "rm", "-rf", root.toString());
+        }
+        double d = Timing.median(spawned);
+        double h = Timing.median(viaRunner);
+        System.out.printf("%d runs, isolation %s, process: sh -c '%s', in %s%n", n, isolation, SCRIPT, root);
+        System.out.printf("  creating 20 files  median %s ms (this file system's cost, for scale)%n",
+                Timing.fmt(Timing.median(creating)));
+        System.out.printf("  spawned directly   median %s ms%n", Timing.fmt(d));
+        System.out.printf("  via HarnessRunner  median %s ms%n", Timing.fmt(h));
+        System.out.printf("  overhead           median %s ms   ratio %.1fx%n", Timing.fmt(h - d), h / d);
+        System.out.println("  time between status events (median ms):");
+        phases.forEach((k, v) -> System.out.printf("    %-34s %s%n", k, Timing.fmt(Timing.median(v))));
+    }
+
+    /** Creates {@code n} small files in a new directory, as a checkout does; returns the ms it took. */
+    private static double createFiles(Path dir, int n) throws Exception {
+        byte[] content = "file\nsome content line\n".getBytes(StandardCharsets.UTF_8);
+        long t0 = System.nanoTime();
+        Files.createDirectories(dir);
+        for (int i = 0; i < n; i++) {
+            Files.write(dir.resolve("f" + i + ".txt"), content, StandardOpenOption.CREATE_NEW);
+        }
+        return Timing.ms(System.nanoTime() - t0);
+    }
+
+    private static void spawn(Path dir) throws Exception {
+        Process p = new ProcessBuilder("sh", "-c", SCRIPT).directory(dir.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("sh exited " + p.exitValue());
+        }
+    }
+}
