@@ -179,7 +179,7 @@ final class ProvidersFileEdit {
         int modelsStart = -1;
         int modelsEnd = -1;
         int firstFieldStart = -1;
-        int lastValueEnd = -1;
+        int lastValueEnd;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             if (firstFieldStart < 0) {
@@ -196,7 +196,12 @@ final class ProvidersFileEdit {
             if (field.equals("models") && value == JsonToken.START_ARRAY) {
                 modelsEnd = offset(p) + 1;
             }
-            lastValueEnd = (int) p.currentLocation().getCharOffset();
+        }
+        // the end of the last value: back from the closing brace over white space (a string
+        // token's end is not known to the parser until it is read, so its location is not used)
+        lastValueEnd = offset(p);
+        while (lastValueEnd > objectStart && Character.isWhitespace(text.charAt(lastValueEnd - 1))) {
+            lastValueEnd--;
         }
         if (!name.equals(entryName)) {
             return null;
