@@ -3,6 +3,7 @@ package dev.harness4j.core.provider;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.ApiStyle;
+import dev.harness4j.api.AuthScheme;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.Secret;
 import dev.harness4j.core.internal.Json;
@@ -10,30 +11,49 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.ProxySelector;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP side of {@link Providers}: catalogue probes and health checks with the JDK {@link
- * HttpClient}. Every request carries the key (when there is one) both as {@code Authorization:
- * Bearer} and as {@code x-api-key}, plus {@code anthropic-version}, so an authenticated endpoint
- * of any style answers. Thread-safe.
+ * HttpClient}. A request carries only the headers the provider's {@link AuthScheme} calls for
+ * (see {@link #headers}); every request, body included, ends within its timeout; an Anthropic-style
+ * model list is followed page by page ({@code has_more}, {@code after_id}) up to {@link
+ * #MAX_CATALOGUE_PAGES}. Thread-safe.
  */
 final class EndpointProbe {
     private static final Logger log = LoggerFactory.getLogger(EndpointProbe.class);
 
-    /** The {@code anthropic-version} header value sent with every probe. */
+    /** The {@code anthropic-version} header value sent to Anthropic-style endpoints. */
     static final String ANTHROPIC_VERSION = "2023-06-01";
+
+    /**
+     * The most pages of one model list followed: {@value}. At {@link #PAGE_LIMIT} models a page
+     * that is far more than any provider serves; a list still going on after it fails the probe
+     * rather than being cut silently.
+     */
+    static final int MAX_CATALOGUE_PAGES = 50;
+
+    /** The {@code limit} asked for on a follow-up page of an Anthropic-style list: {@value} (its maximum). */
+    static final int PAGE_LIMIT = 1000;
 
     private static final int SNIPPET = 200;
 
@@ -66,48 +86,118 @@ final class EndpointProbe {
 
     /** The catalogue URLs to try, in order: Ollama's first for an Ollama-only provider. */
     static List<URI> catalogueUrls(ProviderConfig c) {
+        return List.copyOf(catalogueEndpoints(c).keySet());
+    }
+
+    /** The catalogue URLs, each with whether it is the provider's {@code /v1/models} (not Ollama's tags). */
+    private static Map<URI, Boolean> catalogueEndpoints(ProviderConfig c) {
         String base = ProviderConfig.trimSlashes(c.baseUrl().toString());
         URI models = URI.create(base.endsWith("/v1") ? base + "/models" : base + "/v1/models");
         URI tags = URI.create(ProviderConfig.trimSlashes(c.rootUrl().toString()) + "/api/tags");
         boolean ollamaOnly = c.apiStyles().equals(Set.of(ApiStyle.OLLAMA));
-        return ollamaOnly ? List.of(tags, models) : List.of(models, tags);
+        Map<URI, Boolean> out = new LinkedHashMap<>();
+        if (ollamaOnly) {
+            out.put(tags, false);
+            out.put(models, true);
+        } else {
+            out.put(models, true);
+            out.put(tags, false);
+        }
+        return out;
+    }
+
+    /**
+     * The headers a request needs, and only those. {@code anthropic-version} goes to the
+     * provider's own endpoints ({@code /v1/models}, the health path) when it serves the Anthropic
+     * style. The key goes as {@code Authorization: Bearer} for {@link AuthScheme#BEARER}; for
+     * {@link AuthScheme#API_KEY} as {@code x-api-key} to an Anthropic-style endpoint, else as a
+     * bearer token, the way OpenAI-style and Ollama clients send an API key. Never both.
+     */
+    static Map<String, String> headers(ProviderConfig c, boolean ownEndpoint, Secret key) {
+        boolean anthropic = ownEndpoint && c.serves(ApiStyle.ANTHROPIC);
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("accept", "application/json");
+        if (anthropic) {
+            h.put("anthropic-version", ANTHROPIC_VERSION);
+        }
+        if (key != null) {
+            if (c.auth() == AuthScheme.API_KEY && anthropic) {
+                h.put("x-api-key", key.reveal());
+            } else {
+                h.put("Authorization", "Bearer " + key.reveal());
+            }
+        }
+        return h;
     }
 
     Catalogue catalogue(ProviderConfig c, Secret key, Duration timeout) {
         List<String> attempts = new ArrayList<>();
         Exception last = null;
-        for (URI url : catalogueUrls(c)) {
-            Answer a = get(url, key, timeout);
-            if (a.failure != null) {
-                attempts.add("GET " + url + ": " + a.failure);
-                last = a.cause;
+        for (Map.Entry<URI, Boolean> endpoint : catalogueEndpoints(c).entrySet()) {
+            URI url = endpoint.getKey();
+            Map<String, String> headers = headers(c, endpoint.getValue(), key);
+            List<String> ids = new ArrayList<>();
+            Catalogue.Shape shape = null;
+            URI page = url;
+            String failure = null;
+            for (int pages = 1; failure == null; pages++) {
+                Answer a = get(page, headers, timeout);
+                if (a.failure != null) {
+                    failure = "GET " + page + ": " + a.failure;
+                    last = a.cause;
+                    break;
+                }
+                if (a.status / 100 != 2) {
+                    failure = "GET " + page + ": HTTP " + a.status + authHint(a.status, c, key);
+                    break;
+                }
+                JsonNode root = parse(a.body);
+                Catalogue.Shape s = root == null ? null : shape(root);
+                if (s == null) {
+                    failure = "GET " + page + ": HTTP " + a.status + " but not a model list ({\"data\":[{\"id\"}]} or"
+                            + " {\"models\":[{\"name\"}]}): " + snippet(a.body, key);
+                    break;
+                }
+                shape = s;
+                ids.addAll(s == Catalogue.Shape.DATA_IDS ? ids(root.path("data"), "id")
+                        : ids(root.path("models"), "name", "model"));
+                if (s != Catalogue.Shape.DATA_IDS || !root.path("has_more").asBoolean(false)) {
+                    break;
+                }
+                String lastId = root.path("last_id").asText("");
+                if (lastId.isBlank()) {
+                    failure = "GET " + page + ": the model list says has_more but gives no last_id to continue"
+                            + " from; not using a partial list of " + ids.size() + " models";
+                } else if (pages == MAX_CATALOGUE_PAGES) {
+                    failure = "GET " + url + ": the model list goes on after " + MAX_CATALOGUE_PAGES + " pages ("
+                            + ids.size() + " models so far, has_more still true); not using a partial list";
+                } else {
+                    page = URI.create(url + "?after_id=" + URLEncoder.encode(lastId, StandardCharsets.UTF_8)
+                            + "&limit=" + PAGE_LIMIT);
+                }
+            }
+            if (failure != null) {
+                attempts.add(failure);
                 continue;
             }
-            if (a.status / 100 != 2) {
-                attempts.add("GET " + url + ": HTTP " + a.status + authHint(a.status, c, key));
-                continue;
-            }
-            Optional<Catalogue> parsed = parse(c.name(), url, a.body);
-            if (parsed.isPresent()) {
-                log.debug("provider {}: catalogue of {} models from {}", c.name(), parsed.get().models().size(), url);
-                return parsed.get();
-            }
-            attempts.add("GET " + url + ": HTTP " + a.status + " but not a model list ({\"data\":[{\"id\"}]} or"
-                    + " {\"models\":[{\"name\"}]}): " + snippet(a.body, key));
+            Catalogue cat = new Catalogue(c.name(), url, shape, List.copyOf(new TreeSet<>(ids)));
+            log.debug("provider {}: catalogue of {} models from {}", c.name(), cat.models().size(), url);
+            return cat;
         }
         throw new ProviderUnreachableException(c.name(), attempts, last);
     }
 
     HealthCheck health(ProviderConfig c, Secret key, Duration timeout) {
         long start = System.nanoTime();
-        List<URI> urls = c.healthPath() != null
-                ? List.of(URI.create(ProviderConfig.trimSlashes(c.rootUrl().toString()) + c.healthPath()))
-                : catalogueUrls(c);
-        URI reported = urls.get(0);
+        Map<URI, Boolean> urls = c.healthPath() != null
+                ? Map.of(URI.create(ProviderConfig.trimSlashes(c.rootUrl().toString()) + c.healthPath()), true)
+                : catalogueEndpoints(c);
+        URI reported = urls.keySet().iterator().next();
         Integer status = null;
         String detail = null;
-        for (URI url : urls) {
-            Answer a = get(url, key, timeout);
+        for (Map.Entry<URI, Boolean> endpoint : urls.entrySet()) {
+            URI url = endpoint.getKey();
+            Answer a = get(url, headers(c, endpoint.getValue(), key), timeout);
             if (a.failure == null && a.status / 100 == 2) {
                 return new HealthCheck(c.name(), url, a.status, true, "HTTP " + a.status,
                         Duration.ofNanos(System.nanoTime() - start));
@@ -135,54 +225,71 @@ final class EndpointProbe {
         if (c.keyEnv() == null) {
             return " (the endpoint wants a key; set key_env to the environment variable holding it)";
         }
-        return key == null ? " (no key sent: environment variable " + c.keyEnv() + " is not set)"
-                : " (the key in environment variable " + c.keyEnv() + " was refused)";
+        String variable = ConfigValues.envName(c.keyEnv());
+        return key == null ? " (no key sent: environment variable " + variable + " is not set)"
+                : " (the key in environment variable " + variable + " was refused)";
     }
 
-    private Answer get(URI url, Secret key, Duration timeout) {
-        HttpRequest.Builder rb = HttpRequest.newBuilder(url).GET().timeout(timeout)
-                .header("accept", "application/json")
-                .header("anthropic-version", ANTHROPIC_VERSION);
-        if (key != null) {
-            rb.header("Authorization", "Bearer " + key.reveal()).header("x-api-key", key.reveal());
-        }
+    /**
+     * One GET, ended within {@code timeout} whatever the endpoint does: the request's own timeout
+     * bounds the wait for the headers, and the whole exchange (the body too) is awaited for no
+     * longer than the same time, then cancelled.
+     */
+    private Answer get(URI url, Map<String, String> headers, Duration timeout) {
+        HttpRequest.Builder rb = HttpRequest.newBuilder(url).GET().timeout(timeout);
+        headers.forEach(rb::header);
+        AtomicInteger headersStatus = new AtomicInteger();
+        HttpResponse.BodyHandler<String> body = info -> {
+            headersStatus.set(info.statusCode());
+            return HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
+        };
+        CompletableFuture<HttpResponse<String>> exchange = http().sendAsync(rb.build(), body);
         try {
-            HttpResponse<String> r = http().send(rb.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = exchange.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             return new Answer(r.statusCode(), r.body(), null, null);
-        } catch (HttpTimeoutException e) {
-            return new Answer(0, "", "no answer within " + timeout.toMillis() + " ms (timed out)", e);
-        } catch (ConnectException e) {
-            return new Answer(0, "", "connection refused or unreachable (" + e.getClass().getSimpleName() + ")", e);
-        } catch (IOException e) {
-            return new Answer(0, "", "request failed: " + e, e);
+        } catch (TimeoutException e) {
+            exchange.cancel(true);
+            int status = headersStatus.get();
+            String failure = status == 0
+                    ? "no answer within " + timeout.toMillis() + " ms (timed out)"
+                    : "HTTP " + status + " but the response body did not arrive in full within " + timeout.toMillis()
+                            + " ms (timed out waiting for the body)";
+            return new Answer(0, "", failure, e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            Exception ex = cause instanceof Exception x ? x : e;
+            if (cause instanceof HttpTimeoutException) {
+                return new Answer(0, "", "no answer within " + timeout.toMillis() + " ms (timed out)", ex);
+            }
+            if (cause instanceof ConnectException) {
+                return new Answer(0, "", "connection refused or unreachable (" + cause.getClass().getSimpleName()
+                        + ")", ex);
+            }
+            return new Answer(0, "", "request failed: " + cause, ex);
         } catch (InterruptedException e) {
+            exchange.cancel(true);
             Thread.currentThread().interrupt();
             throw new HarnessException("interrupted while probing " + url, e);
         }
     }
 
-    private Optional<Catalogue> parse(String provider, URI url, String body) {
-        JsonNode root;
+    private JsonNode parse(String body) {
         try {
-            root = mapper.readTree(body);
+            return mapper.readTree(body);
         } catch (IOException e) {
-            return Optional.empty();
+            return null;
         }
-        if (root == null) {
-            return Optional.empty();
-        }
+    }
+
+    private static Catalogue.Shape shape(JsonNode root) {
         if (root.path("data").isArray()) {
-            return Optional.of(new Catalogue(provider, url, Catalogue.Shape.DATA_IDS, ids(root.path("data"), "id")));
+            return Catalogue.Shape.DATA_IDS;
         }
-        if (root.path("models").isArray()) {
-            return Optional.of(new Catalogue(provider, url, Catalogue.Shape.MODELS_NAMES,
-                    ids(root.path("models"), "name", "model")));
-        }
-        return Optional.empty();
+        return root.path("models").isArray() ? Catalogue.Shape.MODELS_NAMES : null;
     }
 
     private static List<String> ids(JsonNode array, String... fields) {
-        TreeSet<String> out = new TreeSet<>();
+        List<String> out = new ArrayList<>();
         for (JsonNode entry : array) {
             for (String f : fields) {
                 String id = entry.path(f).asText("");
@@ -192,7 +299,7 @@ final class EndpointProbe {
                 }
             }
         }
-        return List.copyOf(out);
+        return out;
     }
 
     /** The start of a body for an error message, with the key blanked should the endpoint echo it. */

@@ -14,6 +14,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One provider endpoint as configured: where it is, which wire formats it serves, the
@@ -65,13 +67,14 @@ public record ProviderConfig(
     /** The environment variable the {@link #scripted(URI)} provider reads its optional key from: {@value}. */
     public static final String SCRIPTED_KEY_ENV = "HARNESS4J_SCRIPTED_KEY";
 
+    private static final Logger log = LoggerFactory.getLogger(ProviderConfig.class);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     public ProviderConfig {
         Objects.requireNonNull(name, "name");
         if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("provider name '" + name + "' must match [A-Za-z0-9._-]+");
+            throw new IllegalArgumentException("provider name " + ConfigValues.shown(name) + " must match [A-Za-z0-9._-]+");
         }
         Objects.requireNonNull(apiStyles, "apiStyles");
         if (apiStyles.isEmpty()) {
@@ -178,6 +181,15 @@ public record ProviderConfig(
         return out;
     }
 
+    /** Warns (once per config built) when a variable name looks like a key pasted in its place. */
+    static void warnIfKeyLike(String provider, String field, String value) {
+        if (ConfigValues.looksLikeKey(value)) {
+            log.warn("{} of provider '{}' is {}, which looks like a key, not the name of an environment variable;"
+                    + " put the key in a variable and name that variable in {}", field, provider,
+                    ConfigValues.masked(value), field);
+        }
+    }
+
     static void checkEnvName(String provider, String field, String value) {
         if (!ENV_NAME.matcher(value).matches()) {
             // never echo the value: a key pasted here by mistake must not reach a message or log
@@ -190,10 +202,13 @@ public record ProviderConfig(
     private static void checkHttpUrl(String provider, URI url) {
         String scheme = url.getScheme();
         if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
-                || url.getHost() == null || url.getQuery() != null || url.getFragment() != null) {
-            throw new IllegalArgumentException("base_url '" + url + "' of provider '" + provider
-                    + "' is not an http(s) URL with a host; write it like http://127.0.0.1:11434 or"
-                    + " https://api.anthropic.com");
+                || url.getHost() == null || url.getRawQuery() != null || url.getRawFragment() != null
+                || url.getRawUserInfo() != null) {
+            // the URL is shown without user info, query and fragment: a key pasted there must not reach a message
+            throw new IllegalArgumentException("base_url " + ConfigValues.url(url) + " of provider '" + provider
+                    + "' is not an http(s) URL with a host and without user info, query or fragment; write it like"
+                    + " http://127.0.0.1:11434 or https://api.anthropic.com (a key goes in the variable key_env"
+                    + " names, never in the URL)");
         }
     }
 
@@ -204,8 +219,15 @@ public record ProviderConfig(
         try {
             uri = new URI(value.trim());
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("base_url '" + value + "' of provider '" + provider
-                    + "' is not a URL (" + e.getReason() + "); write it like http://127.0.0.1:11434", e);
+            // the value is shown only without a query, fragment or user info and when it does not look
+            // like a key; the URISyntaxException (whose message quotes it) is not chained
+            boolean showable = value.indexOf('?') < 0 && value.indexOf('#') < 0 && value.indexOf('@') < 0
+                    && !ConfigValues.looksLikeKey(value);
+            throw new IllegalArgumentException("base_url " + (showable ? "'" + value + "' " : "")
+                    + "of provider '" + provider + "' is not a URL (" + e.getReason()
+                    + (e.getIndex() >= 0 ? " at index " + e.getIndex() : "")
+                    + (showable ? "" : " of a value of " + value.length() + " characters, not shown")
+                    + "); write it like http://127.0.0.1:11434");
         }
         checkHttpUrl(provider, uri);
         return uri;
@@ -288,6 +310,7 @@ public record ProviderConfig(
         /** The key comes from environment variable {@code envName}, sent as {@code scheme}. */
         public Builder key(String envName, AuthScheme scheme) {
             checkEnvName(name, "key_env", Objects.requireNonNull(envName, "envName"));
+            warnIfKeyLike(name, "key_env", envName);
             this.keyEnv = envName;
             this.auth = Objects.requireNonNull(scheme, "scheme");
             return this;
@@ -319,6 +342,9 @@ public record ProviderConfig(
         }
 
         public Builder gateway(Gateway value) {
+            if (value != null) {
+                warnIfKeyLike(name, "gateway.admin_key_env", value.adminKeyEnv());
+            }
             this.gateway = value;
             return this;
         }

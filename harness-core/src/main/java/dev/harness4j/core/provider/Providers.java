@@ -61,11 +61,10 @@ public final class Providers implements ProviderResolver {
     private final Duration probeTimeout;
     private final Duration healthTimeout;
     private final EndpointProbe probe;
-    private final Object fileLock;
 
     private Providers(Map<String, ProviderConfig> byName, Set<String> fromFile, Path configFile,
             Supplier<Map<String, String>> environment, Duration probeTimeout, Duration healthTimeout,
-            EndpointProbe probe, Object fileLock) {
+            EndpointProbe probe) {
         this.byName = Collections.unmodifiableMap(new LinkedHashMap<>(byName));
         this.fromFile = Set.copyOf(fromFile);
         this.configFile = configFile;
@@ -73,7 +72,6 @@ public final class Providers implements ProviderResolver {
         this.probeTimeout = probeTimeout;
         this.healthTimeout = healthTimeout;
         this.probe = probe;
-        this.fileLock = fileLock;
     }
 
     public static Builder builder() {
@@ -104,7 +102,8 @@ public final class Providers implements ProviderResolver {
         }
         log.debug("provider {}: resolved model {} (from {}), key {}", provider, model,
                 requested ? "the run" : "default_model",
-                c.keyEnv() == null ? "none" : secret == null ? "absent (optional)" : "from $" + c.keyEnv());
+                c.keyEnv() == null ? "none" : secret == null ? "absent (optional)"
+                        : "from $" + ConfigValues.envName(c.keyEnv()));
         return Optional.of(new ResolvedProvider(c.name(), c.apiStyles(), c.rootUrl(), secret, c.auth(), model));
     }
 
@@ -143,7 +142,7 @@ public final class Providers implements ProviderResolver {
         String value = environment.get().get(g.adminKeyEnv());
         if (value == null || value.isEmpty()) {
             throw new ProviderNotResolvableException(name, "the " + g.type().wireName() + " gateway of provider '"
-                    + name + "' needs its admin key in environment variable " + g.adminKeyEnv()
+                    + name + "' needs its admin key in environment variable " + ConfigValues.envName(g.adminKeyEnv())
                     + ", which is not set; export it before running");
         }
         return Secret.of(value);
@@ -162,8 +161,11 @@ public final class Providers implements ProviderResolver {
 
     /**
      * Fetches the catalogue and stores it as the provider's {@code models}: in the providers
-     * file (rewritten atomically) when the provider came from it, and in the returned {@link
-     * CatalogueRefresh#providers()}. A {@code default_model} the endpoint no longer lists is
+     * file when the provider came from it, and in the returned {@link
+     * CatalogueRefresh#providers()}. In the file only that provider's {@code models} array
+     * changes (the rest stays byte for byte), under a lock on {@code providers.json.lock} that
+     * every instance and process shares (waiting at most 10 s), written atomically through a
+     * symlink to its target, keeping the file's permissions. A {@code default_model} the endpoint no longer lists is
      * reported and left as is. When the endpoint is unreachable nothing is written.
      *
      * @throws ProviderUnreachableException when no catalogue URL answered
@@ -207,7 +209,7 @@ public final class Providers implements ProviderResolver {
     public Providers withConfig(ProviderConfig config) {
         Map<String, ProviderConfig> next = new LinkedHashMap<>(byName);
         next.put(config.name(), config);
-        return new Providers(next, fromFile, configFile, environment, probeTimeout, healthTimeout, probe, fileLock);
+        return new Providers(next, fromFile, configFile, environment, probeTimeout, healthTimeout, probe);
     }
 
     public Duration probeTimeout() {
@@ -240,6 +242,13 @@ public final class Providers implements ProviderResolver {
         if (!c.keyRequired()) {
             return null;
         }
+        if (ConfigValues.looksLikeKey(c.keyEnv())) {
+            // the "name" is a key pasted in its place: never repeat it
+            throw new ProviderNotResolvableException(c.name(), "provider '" + c.name() + "' needs its key in the"
+                    + " environment variable key_env names, but key_env is " + ConfigValues.masked(c.keyEnv())
+                    + ", which looks like a key rather than a variable name, and no such variable is set. Put the"
+                    + " key in a variable (export MY_KEY=...) and set key_env to its name" + where(c.name()) + ".");
+        }
         throw new ProviderNotResolvableException(c.name(), "provider '" + c.name() + "' needs its key in environment"
                 + " variable " + c.keyEnv() + ", which is not set (or empty). Export it before running (export "
                 + c.keyEnv() + "=...) or change key_env" + where(c.name()) + ".");
@@ -271,23 +280,13 @@ public final class Providers implements ProviderResolver {
     }
 
     private Path rewriteFile(String name, List<String> models) {
-        synchronized (fileLock) {
-            // re-read: keep the user's edits and other providers, change only this catalogue
-            List<ProviderConfig> current = new ArrayList<>(ProvidersFile.read(configFile));
-            boolean found = false;
-            for (int i = 0; i < current.size(); i++) {
-                if (current.get(i).name().equals(name)) {
-                    current.set(i, current.get(i).withModels(models));
-                    found = true;
-                }
-            }
-            if (!found) {
-                log.warn("provider {} is no longer in {}; its refreshed catalogue was not written", name, configFile);
-                return null;
-            }
-            ProvidersFile.write(configFile, current);
-            return configFile;
+        // under the file's lock, shared by every instance and process: re-read, change only this
+        // provider's models[] in the text, keep everything else (see ProvidersFileEdit)
+        if (!ProvidersFileEdit.replaceModels(configFile, name, models)) {
+            log.warn("provider {} is no longer in {}; its refreshed catalogue was not written", name, configFile);
+            return null;
         }
+        return configFile;
     }
 
     /** Builds {@link Providers}; a bad argument fails in its setter. Not thread-safe. */
@@ -365,7 +364,7 @@ public final class Providers implements ProviderResolver {
             }
             Duration connect = probeTimeout.compareTo(healthTimeout) < 0 ? healthTimeout : probeTimeout;
             return new Providers(all, fromFile, configFile, environment, probeTimeout, healthTimeout,
-                    new EndpointProbe(connect), new Object());
+                    new EndpointProbe(connect));
         }
     }
 }

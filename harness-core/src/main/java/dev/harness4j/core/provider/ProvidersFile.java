@@ -18,13 +18,9 @@ import dev.harness4j.api.AuthScheme;
 import dev.harness4j.core.internal.Json;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -54,7 +50,8 @@ import java.util.stream.Collectors;
  * bearer}, default {@code api_key}), {@code key_required} (default {@code true}), {@code models},
  * {@code default_model}, {@code health_path}, {@code gateway} ({@code {"type": "litellm",
  * "admin_key_env": "LITELLM_MASTER_KEY"}}). Unknown fields are rejected by name, malformed JSON
- * is reported with its line and column. Writes are atomic (temp file, then rename).
+ * is reported with its line and column. Writes are atomic (temp file, then rename); a symlinked
+ * file is written through to its target, and an existing file keeps its permissions.
  */
 public final class ProvidersFile {
     /** The file's path below a state dir: {@value}. */
@@ -111,7 +108,12 @@ public final class ProvidersFile {
         return List.copyOf(configs);
     }
 
-    /** Writes the providers to a file atomically (temp file in the same directory, then rename). */
+    /**
+     * Writes the providers to a file atomically (temp file beside the real file, then rename; a
+     * symlink is followed, the old file's permissions kept). This replaces the whole file: to
+     * change one provider's catalogue, {@link Providers#refresh(String)} edits only its {@code
+     * models}.
+     */
     public static void write(Path file, List<ProviderConfig> providers) {
         Objects.requireNonNull(file, "file");
         ObjectMapper mapper = Json.mapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -121,29 +123,13 @@ public final class ProvidersFile {
         for (ProviderConfig p : providers) {
             list.add(toJson(mapper, p));
         }
-        Path dir = file.toAbsolutePath().getParent();
-        Path tmp = null;
+        byte[] bytes;
         try {
-            Files.createDirectories(dir);
-            tmp = Files.createTempFile(dir, file.getFileName().toString() + ".", ".tmp");
-            byte[] bytes = (mapper.writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                ch.write(ByteBuffer.wrap(bytes));
-                ch.force(true);
-            }
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            tmp = null;
-        } catch (IOException e) {
+            bytes = (mapper.writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8);
+        } catch (JsonProcessingException e) {
             throw new ProviderConfigException(file, "could not write provider config " + file + ": " + e, e);
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // best effort: the temp file has a unique name and holds no secret
-                }
-            }
         }
+        ProvidersFileEdit.writeAtomically(ProvidersFileEdit.realTarget(file), bytes, null);
     }
 
     private static ObjectNode toJson(ObjectMapper mapper, ProviderConfig p) {
@@ -359,8 +345,9 @@ public final class ProvidersFile {
                     return e;
                 }
             }
-            throw new IllegalArgumentException(field + " value '" + value + "' of provider '" + provider
-                    + "' is unknown; use one of " + names(type.getEnumConstants()));
+            // shown only when plainly a word: a key pasted as the value must not reach the message
+            throw new IllegalArgumentException(field + " value " + ConfigValues.shown(value) + " of provider '"
+                    + provider + "' is unknown; use one of " + names(type.getEnumConstants()));
         }
 
         private static String names(Enum<?>[] values) {
@@ -383,8 +370,8 @@ public final class ProvidersFile {
             ProviderConfig.Gateway.Type t = Arrays.stream(ProviderConfig.Gateway.Type.values())
                     .filter(v -> v.wireName().equalsIgnoreCase(String.valueOf(type)))
                     .findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("gateway type '" + type + "' of provider '"
-                            + provider + "' is unknown; the only one known is litellm"));
+                    .orElseThrow(() -> new IllegalArgumentException("gateway type " + ConfigValues.shown(type)
+                            + " of provider '" + provider + "' is unknown; the only one known is litellm"));
             if (adminKeyEnv == null) {
                 throw new IllegalArgumentException("gateway of provider '" + provider + "' needs \"admin_key_env\","
                         + " the NAME of the environment variable holding the admin key");

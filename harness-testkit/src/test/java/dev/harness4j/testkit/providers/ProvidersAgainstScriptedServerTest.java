@@ -95,15 +95,17 @@ class ProvidersAgainstScriptedServerTest {
     }
 
     @Test
-    void sendsTheKeyAsBearerAndApiKeyWithAnAnthropicVersion() {
+    void sendsTheKeyOnlyTheWayItsAuthSchemeSays() {
         server.requireKey(KEY);
 
         providers(local(ApiStyle.ANTHROPIC).build(), KEY).fetchCatalogue("local");
+        providers(local(ApiStyle.ANTHROPIC).key("LOCAL_KEY", AuthScheme.API_KEY).build(), KEY).fetchCatalogue("local");
 
-        RecordedRequest list = awaitRequests(1).get(0);
-        assertThat(list.path()).isEqualTo("/v1/models");
-        assertThat(list.status()).isEqualTo(200);
-        assertThat(list.authHeaders()).containsExactlyInAnyOrder("authorization", "x-api-key");
+        List<RecordedRequest> lists = awaitRequests(2);
+        assertThat(lists).extracting(RecordedRequest::path).containsExactly("/v1/models", "/v1/models");
+        assertThat(lists).extracting(RecordedRequest::status).containsExactly(200, 200);
+        assertThat(lists.get(0).authHeaders()).as("auth bearer").containsExactly("authorization");
+        assertThat(lists.get(1).authHeaders()).as("auth api_key").containsExactly("x-api-key");
     }
 
     @Test

@@ -1,0 +1,309 @@
+package dev.harness4j.core.provider;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.harness4j.api.HarnessException;
+import dev.harness4j.core.Json;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * Changes one provider's {@code models} in a providers file and nothing else, under a lock that
+ * any number of threads and processes share; and the atomic write both this and {@link
+ * ProvidersFile#write} use.
+ *
+ * <p>The edit is made in the file's text: the {@code models} array's characters are replaced
+ * (or the field added when the entry has none), so field order, omitted defaults, formatting and
+ * the other providers stay byte for byte. The write goes to a temp file beside the real file (a
+ * symlink is followed to its target, which is what gets replaced), with the old file's POSIX
+ * permissions, then renamed over it.
+ *
+ * <p>The lock is an exclusive OS file lock on {@code <real file>.lock} around the
+ * read-modify-write, taken inside one JVM under a JVM-wide striped lock, as {@code
+ * core.queue.FileQueueStore} does (OS file locks belong to the whole JVM). The lock file is never
+ * deleted (see FileQueueStore for why).
+ */
+final class ProvidersFileEdit {
+    /** How long a refresh waits for another writer's lock on the providers file: 10 s. */
+    static final Duration LOCK_TIMEOUT = Duration.ofSeconds(10);
+
+    /** The suffix of the lock file beside the providers file: {@value}. */
+    static final String LOCK_SUFFIX = ".lock";
+
+    private static final ReentrantLock[] JVM_STRIPES = new ReentrantLock[16];
+
+    static {
+        for (int i = 0; i < JVM_STRIPES.length; i++) {
+            JVM_STRIPES[i] = new ReentrantLock();
+        }
+    }
+
+    private ProvidersFileEdit() {}
+
+    /**
+     * Sets the {@code models} of provider {@code name} in {@code file}, under the file's lock.
+     *
+     * @return whether the provider was in the file (when not, nothing was written)
+     * @throws ProviderConfigException when the file is unreadable or invalid, the lock stays
+     *     taken for {@link #LOCK_TIMEOUT}, or the write fails
+     */
+    static boolean replaceModels(Path file, String name, List<String> models) {
+        Path target = realTarget(file);
+        return locked(target, () -> {
+            List<ProviderConfig> before = ProvidersFile.read(target); // validates, names the file on failure
+            if (before.stream().noneMatch(c -> c.name().equals(name))) {
+                return false;
+            }
+            String text;
+            try {
+                text = Files.readString(target, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new ProviderConfigException(file, "could not read provider config " + target + ": " + e, e);
+            }
+            String edited = withModels(text, name, models);
+            List<ProviderConfig> expected = before.stream()
+                    .map(c -> c.name().equals(name) ? c.withModels(models) : c).toList();
+            writeAtomically(target, edited.getBytes(StandardCharsets.UTF_8), expected);
+            return true;
+        });
+    }
+
+    /** The file a path names: a symlink's final target (the file replaced by a write), else the path. */
+    static Path realTarget(Path file) {
+        try {
+            return Files.exists(file) ? file.toRealPath() : file.toAbsolutePath();
+        } catch (IOException e) {
+            throw new ProviderConfigException(file, "could not resolve provider config " + file + ": " + e, e);
+        }
+    }
+
+    /**
+     * Writes bytes to {@code target} atomically: a temp file in the same directory with the old
+     * file's permissions, forced to disk, renamed over it. With {@code expected}, the temp file
+     * must read back as exactly those providers first.
+     */
+    static void writeAtomically(Path target, byte[] bytes, List<ProviderConfig> expected) {
+        Path dir = target.toAbsolutePath().getParent();
+        Path tmp = null;
+        try {
+            Files.createDirectories(dir);
+            tmp = Files.createTempFile(dir, target.getFileName().toString() + ".", ".tmp");
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                ch.write(ByteBuffer.wrap(bytes));
+                ch.force(true);
+            }
+            keepPermissions(target, tmp);
+            if (expected != null && !ProvidersFile.read(tmp).equals(expected)) {
+                throw new IllegalStateException("the edited providers file does not read back as intended");
+            }
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            tmp = null;
+        } catch (IOException e) {
+            throw new ProviderConfigException(target, "could not write provider config " + target + ": " + e, e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // best effort: the temp file has a unique name and holds no secret
+                }
+            }
+        }
+    }
+
+    private static void keepPermissions(Path old, Path tmp) throws IOException {
+        if (!Files.exists(old)) {
+            return;
+        }
+        PosixFileAttributeView from = Files.getFileAttributeView(old, PosixFileAttributeView.class);
+        PosixFileAttributeView to = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
+        if (from != null && to != null) {
+            Set<PosixFilePermission> mode = from.readAttributes().permissions();
+            to.setPermissions(mode);
+        }
+    }
+
+    /** The text with the {@code models} array of provider {@code name} replaced (or added). */
+    static String withModels(String text, String name, List<String> models) {
+        try (JsonParser p = new JsonFactory().createParser(text)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalStateException("not a JSON object");
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equals("providers") && value == JsonToken.START_ARRAY) {
+                    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                        if (t == JsonToken.START_OBJECT) {
+                            String out = editEntry(p, text, name, models);
+                            if (out != null) {
+                                return out;
+                            }
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("providers file changed shape while being edited", e);
+        }
+        throw new IllegalStateException("provider '" + name + "' not found in the providers file text");
+    }
+
+    /** Walks one provider object; returns the edited text when it is the provider, else null. */
+    private static String editEntry(JsonParser p, String text, String name, List<String> models) throws IOException {
+        int objectStart = offset(p);
+        String entryName = null;
+        int modelsStart = -1;
+        int modelsEnd = -1;
+        int firstFieldStart = -1;
+        int lastValueEnd;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            if (firstFieldStart < 0) {
+                firstFieldStart = offset(p);
+            }
+            JsonToken value = p.nextToken();
+            if (field.equals("name") && value == JsonToken.VALUE_STRING) {
+                entryName = p.getText();
+            }
+            if (field.equals("models") && value == JsonToken.START_ARRAY) {
+                modelsStart = offset(p);
+            }
+            p.skipChildren();
+            if (field.equals("models") && value == JsonToken.START_ARRAY) {
+                modelsEnd = offset(p) + 1;
+            }
+        }
+        // the end of the last value: back from the closing brace over white space (a string
+        // token's end is not known to the parser until it is read, so its location is not used)
+        lastValueEnd = offset(p);
+        while (lastValueEnd > objectStart && Character.isWhitespace(text.charAt(lastValueEnd - 1))) {
+            lastValueEnd--;
+        }
+        if (!name.equals(entryName)) {
+            return null;
+        }
+        ObjectMapper json = Json.mapper();
+        if (modelsStart >= 0) {
+            String old = text.substring(modelsStart, modelsEnd);
+            return text.substring(0, modelsStart) + array(json, models, old, lineIndent(text, modelsStart))
+                    + text.substring(modelsEnd);
+        }
+        // no models field yet: add it after the last field, in the entry's own layout
+        String colon = text.contains("\" : ") ? "\" : " : "\": ";
+        boolean multiline = text.substring(objectStart, lastValueEnd).contains("\n");
+        String indent = lineIndent(text, firstFieldStart);
+        String field = "\"models" + colon + array(json, models, "[]", indent);
+        String insert = multiline ? ",\n" + indent + field : ", " + field;
+        return text.substring(0, lastValueEnd) + insert + text.substring(lastValueEnd);
+    }
+
+    /** The new array, laid out like the old one: one line, or one id per line. */
+    private static String array(ObjectMapper json, List<String> models, String old, String indent) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        if (old.contains("\n") && !models.isEmpty()) {
+            String itemIndent = indent + "  ";
+            int firstItem = old.indexOf('"');
+            if (firstItem > 0) {
+                itemIndent = lineIndent(old, firstItem);
+            }
+            sb.append("[\n");
+            for (int i = 0; i < models.size(); i++) {
+                sb.append(itemIndent).append(json.writeValueAsString(models.get(i)))
+                        .append(i + 1 < models.size() ? ",\n" : "\n");
+            }
+            return sb.append(indent).append(']').toString();
+        }
+        boolean spaced = old.startsWith("[ ");
+        if (models.isEmpty()) {
+            return spaced ? "[ ]" : "[]";
+        }
+        sb.append(spaced ? "[ " : "[");
+        for (int i = 0; i < models.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(json.writeValueAsString(models.get(i)));
+        }
+        return sb.append(spaced ? " ]" : "]").toString();
+    }
+
+    /** The leading white space of the line holding offset {@code at}. */
+    private static String lineIndent(String text, int at) {
+        int lineStart = text.lastIndexOf('\n', at - 1) + 1;
+        int end = lineStart;
+        while (end < text.length() && (text.charAt(end) == ' ' || text.charAt(end) == '\t')) {
+            end++;
+        }
+        return text.substring(lineStart, end);
+    }
+
+    private static int offset(JsonParser p) {
+        return (int) p.currentTokenLocation().getCharOffset();
+    }
+
+    private static <T> T locked(Path target, Supplier<T> body) {
+        Path lock = target.resolveSibling(target.getFileName() + LOCK_SUFFIX);
+        ReentrantLock stripe = JVM_STRIPES[Math.floorMod(lock.hashCode(), JVM_STRIPES.length)];
+        long deadline = System.nanoTime() + LOCK_TIMEOUT.toNanos();
+        try {
+            if (!stripe.tryLock(LOCK_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)) {
+                throw lockTimeout(target, lock);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HarnessException("interrupted while waiting for the lock on provider config " + target, e);
+        }
+        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            FileLock held = null;
+            while (held == null) {
+                try {
+                    held = ch.tryLock();
+                } catch (OverlappingFileLockException e) {
+                    held = null; // cannot happen under the stripe; treated as "busy"
+                }
+                if (held == null) {
+                    if (System.nanoTime() > deadline) {
+                        throw lockTimeout(target, lock);
+                    }
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                }
+            }
+            try {
+                return body.get();
+            } finally {
+                held.release();
+            }
+        } catch (IOException e) {
+            throw new ProviderConfigException(target, "could not lock provider config " + lock + ": " + e, e);
+        } finally {
+            stripe.unlock();
+        }
+    }
+
+    private static ProviderConfigException lockTimeout(Path target, Path lock) {
+        return new ProviderConfigException(target, "provider config " + target + " stayed locked by another writer"
+                + " for more than " + LOCK_TIMEOUT.toMillis() + " ms (is a refresh stuck? its lock file is " + lock
+                + "); nothing was written");
+    }
+}
