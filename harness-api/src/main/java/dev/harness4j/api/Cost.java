@@ -24,6 +24,14 @@ public record Cost(BigDecimal usd, Source source, String note) {
         GATEWAY
     }
 
+    /**
+     * Checks the figure.
+     *
+     * @param usd the amount, never negative
+     * @param source where the figure comes from
+     * @param note a caveat to show with it, or {@code null}
+     * @throws IllegalArgumentException when {@code usd} is negative
+     */
     public Cost {
         Objects.requireNonNull(usd, "usd");
         Objects.requireNonNull(source, "source");

@@ -47,6 +47,19 @@ public record Execution(
     /** The longest line the line helpers hand over, in chars (4 Mi); longer lines are cut. */
     public static final int MAX_LINE_CHARS = 4 * 1024 * 1024;
 
+    /**
+     * Checks that every part but the exit code is present.
+     *
+     * @param context the context the invocation was prepared from
+     * @param invocation what was started
+     * @param exitCode the process's exit code, or {@code null} when it never started or was killed
+     *     before an exit code could be read
+     * @param termination why it ended
+     * @param stdout the file holding everything the process wrote to stdout
+     * @param stderr the file holding everything the process wrote to stderr
+     * @param changes what changed in the workspace
+     * @param duration wall time from start to exit
+     */
     public Execution {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(invocation, "invocation");
@@ -57,7 +70,11 @@ public record Execution(
         Objects.requireNonNull(duration, "duration");
     }
 
-    /** Whether the process exited by itself with code 0. */
+    /**
+     * Whether the process exited by itself with code 0.
+     *
+     * @return whether the process exited by itself with code 0
+     */
     public boolean exitedCleanly() {
         return termination.kind() == Termination.Kind.EXITED && exitCode != null && exitCode == 0;
     }
@@ -65,27 +82,48 @@ public record Execution(
     /**
      * Streams stdout line by line ({@code \r} stripped), whatever its size; a line longer than
      * {@link #MAX_LINE_CHARS} is cut to that length (the rest of it is skipped).
+     *
+     * @param action called with each line, in order, on the calling thread
      */
     public void forEachStdoutLine(Consumer<String> action) {
         forEachLine(stdout, action);
     }
 
-    /** Streams stderr line by line ({@code \r} stripped), whatever its size. */
+    /**
+     * Streams stderr line by line ({@code \r} stripped), whatever its size.
+     *
+     * @param action called with each line, in order, on the calling thread
+     */
     public void forEachStderrLine(Consumer<String> action) {
         forEachLine(stderr, action);
     }
 
-    /** The last {@code n} lines of stdout. */
+    /**
+     * The last {@code n} lines of stdout.
+     *
+     * @param n how many lines at most
+     * @return up to {@code n} lines, oldest first; empty when {@code n <= 0} or nothing was printed
+     */
     public List<String> stdoutTail(int n) {
         return tail(stdout, n);
     }
 
-    /** The last {@code n} lines of stderr. */
+    /**
+     * The last {@code n} lines of stderr.
+     *
+     * @param n how many lines at most
+     * @return up to {@code n} lines, oldest first; empty when {@code n <= 0} or nothing was printed
+     */
     public List<String> stderrTail(int n) {
         return tail(stderr, n);
     }
 
-    /** The last {@code maxBytes} of stdout as text (invalid UTF-8 replaced). */
+    /**
+     * The last {@code maxBytes} of stdout as text (invalid UTF-8 replaced).
+     *
+     * @param maxBytes how many bytes from the end at most
+     * @return the text, {@code \r} removed; empty when nothing was printed
+     */
     public String stdoutTailText(int maxBytes) {
         return tailText(stdout, maxBytes);
     }

@@ -19,18 +19,38 @@ public record GitChanges(
         String baseCommit, String headCommit, boolean headMoved, boolean dirty,
         List<String> files, int insertions, int deletions) {
 
+    /**
+     * Checks the commits and copies the file list.
+     *
+     * @param baseCommit the commit the workspace started at
+     * @param headCommit the workspace's HEAD after the run
+     * @param headMoved whether HEAD differs from the base commit
+     * @param dirty whether the working tree has uncommitted changes
+     * @param files the paths changed since the base commit
+     * @param insertions lines added since the base commit
+     * @param deletions lines removed since the base commit
+     */
     public GitChanges {
         Objects.requireNonNull(baseCommit, "baseCommit");
         Objects.requireNonNull(headCommit, "headCommit");
         files = List.copyOf(Objects.requireNonNull(files, "files"));
     }
 
-    /** No changes at the given commit. */
+    /**
+     * No changes at the given commit.
+     *
+     * @param commit the base commit, which is also the head
+     * @return changes that changed nothing
+     */
     public static GitChanges none(String commit) {
         return new GitChanges(commit, commit, false, false, List.of(), 0, 0);
     }
 
-    /** The rule for opaque harnesses: {@code headMoved || dirty}. */
+    /**
+     * The rule for opaque harnesses: {@code headMoved || dirty}.
+     *
+     * @return whether HEAD moved or the working tree is dirty
+     */
     public boolean changed() {
         return headMoved || dirty;
     }

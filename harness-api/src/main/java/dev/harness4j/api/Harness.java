@@ -32,35 +32,62 @@ import java.util.Optional;
  */
 public interface Harness {
 
-    /** Stable identifier such as {@code claude-code}, {@code opencode}, {@code aider}. */
+    /**
+     * Stable identifier such as {@code claude-code}, {@code opencode}, {@code aider}.
+     *
+     * @return the harness id, unique among the registered adapters
+     */
     String id();
 
-    /** Whether the CLI returns a machine-readable result envelope. */
+    /**
+     * Whether the CLI returns a machine-readable result envelope.
+     *
+     * @return how a finished run is recognised
+     */
     CompletionMode completionMode();
 
-    /** The binary, how to ask its version and how to install it. */
+    /**
+     * The binary, how to ask its version and how to install it.
+     *
+     * @return the install information
+     */
     InstallInfo installInfo();
 
     /**
      * Translates a run context into the process to start. Pure: no I/O.
      *
+     * @param context the run's context
+     * @return the process to start
      * @throws HarnessException when the context cannot be served (for example a provider
      *     that speaks no API this CLI understands); nothing has started at that point
      */
     Invocation prepare(HarnessContext context);
 
-    /** Translates what the process did into a result. Pure: reads only the execution's files. */
+    /**
+     * Translates what the process did into a result. Pure: reads only the execution's files.
+     *
+     * @param execution what the process did
+     * @return the run's result
+     */
     HarnessResult interpret(Execution execution);
 
     /**
      * An invocation that asks the CLI whether it is logged in, making no model call; empty when
      * the CLI has no such probe (the default).
+     *
+     * @param context the run's context (executable, environment, scratch dir)
+     * @return the probe to start, or empty when there is none
      */
     default Optional<Invocation> loginProbe(HarnessContext context) {
         return Optional.empty();
     }
 
-    /** Parses what {@link #loginProbe} printed; the default says the login is unknown. */
+    /**
+     * Parses what {@link #loginProbe} printed; the default says the login is unknown.
+     *
+     * @param execution what the probe process did
+     * @return what the CLI said about its login
+     */
     default Login interpretLogin(Execution execution) {
         return Login.unknown();
     }

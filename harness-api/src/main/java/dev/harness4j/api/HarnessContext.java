@@ -37,6 +37,21 @@ public record HarnessContext(
         Map<String, String> environment,
         boolean runningAsRoot) {
 
+    /**
+     * Checks the required parts and copies the maps.
+     *
+     * @param runId the run's unique id
+     * @param prompt the full prompt
+     * @param provider the resolved provider
+     * @param workspace the isolated checkout the harness works in
+     * @param scratchDir the per-run directory outside the workspace
+     * @param executable the CLI's resolved executable
+     * @param limits the run's limits
+     * @param systemPrompt text to append to the system prompt, or {@code null}
+     * @param options harness-specific options from the run spec
+     * @param environment the environment the process would inherit
+     * @param runningAsRoot whether the JVM runs as root
+     */
     public HarnessContext {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(prompt, "prompt");
@@ -49,16 +64,30 @@ public record HarnessContext(
         environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
     }
 
-    /** The model to ask the CLI for: the provider's resolved model. */
+    /**
+     * The model to ask the CLI for: the provider's resolved model.
+     *
+     * @return the resolved model id
+     */
     public String model() {
         return provider.model();
     }
 
-    /** A harness-specific option, if the run spec set it. */
+    /**
+     * A harness-specific option, if the run spec set it.
+     *
+     * @param key the option's name
+     * @return its value, or empty when the run spec did not set it
+     */
     public Optional<String> option(String key) {
         return Optional.ofNullable(options.get(key));
     }
 
+    /**
+     * A builder with run id {@code run-test}, {@link Limits#NONE} and no options.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -79,19 +108,99 @@ public record HarnessContext(
 
         private Builder() {}
 
+        /**
+         * Sets {@link HarnessContext#runId()}.
+         *
+         * @param v the run id
+         * @return this builder
+         */
         public Builder runId(String v) { this.runId = v; return this; }
+        /**
+         * Sets {@link HarnessContext#prompt()}.
+         *
+         * @param v the prompt
+         * @return this builder
+         */
         public Builder prompt(String v) { this.prompt = v; return this; }
+        /**
+         * Sets {@link HarnessContext#provider()}.
+         *
+         * @param v the resolved provider
+         * @return this builder
+         */
         public Builder provider(ResolvedProvider v) { this.provider = v; return this; }
+        /**
+         * Sets {@link HarnessContext#workspace()}.
+         *
+         * @param v the workspace
+         * @return this builder
+         */
         public Builder workspace(Path v) { this.workspace = v; return this; }
+        /**
+         * Sets {@link HarnessContext#scratchDir()}.
+         *
+         * @param v the scratch dir
+         * @return this builder
+         */
         public Builder scratchDir(Path v) { this.scratchDir = v; return this; }
+        /**
+         * Sets {@link HarnessContext#executable()}.
+         *
+         * @param v the executable
+         * @return this builder
+         */
         public Builder executable(String v) { this.executable = v; return this; }
+        /**
+         * Sets {@link HarnessContext#limits()}.
+         *
+         * @param v the limits
+         * @return this builder
+         */
         public Builder limits(Limits v) { this.limits = v; return this; }
+        /**
+         * Sets {@link HarnessContext#systemPrompt()}.
+         *
+         * @param v the system prompt addition, or {@code null}
+         * @return this builder
+         */
         public Builder systemPrompt(String v) { this.systemPrompt = v; return this; }
+        /**
+         * Adds harness-specific options.
+         *
+         * @param v the options to add
+         * @return this builder
+         */
         public Builder options(Map<String, String> v) { options.putAll(v); return this; }
+        /**
+         * Adds one harness-specific option.
+         *
+         * @param k the option's name
+         * @param v its value
+         * @return this builder
+         */
         public Builder option(String k, String v) { options.put(k, v); return this; }
+        /**
+         * Adds variables to the inherited environment.
+         *
+         * @param v the variables to add
+         * @return this builder
+         */
         public Builder environment(Map<String, String> v) { environment.putAll(v); return this; }
+        /**
+         * Sets {@link HarnessContext#runningAsRoot()}.
+         *
+         * @param v whether the JVM runs as root
+         * @return this builder
+         */
         public Builder runningAsRoot(boolean v) { this.runningAsRoot = v; return this; }
 
+        /**
+         * Builds the context.
+         *
+         * @return the context
+         * @throws NullPointerException when prompt, provider, workspace, scratch dir or executable
+         *     was not set
+         */
         public HarnessContext build() {
             return new HarnessContext(runId, prompt, provider, workspace, scratchDir, executable,
                     limits, systemPrompt, options, environment, runningAsRoot);

@@ -10,5 +10,10 @@ public interface HarnessListener {
     /** A listener that ignores everything. */
     HarnessListener NONE = event -> {};
 
+    /**
+     * Receives one event.
+     *
+     * @param event the event
+     */
     void onEvent(HarnessEvent event);
 }

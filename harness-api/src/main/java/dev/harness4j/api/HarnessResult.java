@@ -26,29 +26,72 @@ public record HarnessResult(
         PhaseReport phaseReport,
         Instant retryAt) {
 
+    /**
+     * Checks the required parts.
+     *
+     * @param outcome how the run ended
+     * @param reason why, in words, or {@code null}
+     * @param tokens tokens used
+     * @param cost the cost, or {@code null} when unmeasured
+     * @param servedModel which model answered
+     * @param summary the agent's final message, or {@code null}
+     * @param phaseReport the phase report the adapter found, or {@code null}
+     * @param retryAt for {@code rate-limited}: when the limit resets, or {@code null}
+     */
     public HarnessResult {
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(tokens, "tokens");
         Objects.requireNonNull(servedModel, "servedModel");
     }
 
+    /**
+     * A copy with another outcome and reason.
+     *
+     * @param value the outcome
+     * @param why the reason, or {@code null}
+     * @return the copy
+     */
     public HarnessResult withOutcome(Outcome value, String why) {
         return new HarnessResult(value, why, tokens, cost, servedModel, summary, phaseReport, retryAt);
     }
 
+    /**
+     * A copy with other token figures.
+     *
+     * @param value the token usage
+     * @return the copy
+     */
     public HarnessResult withTokens(TokenUsage value) {
         return new HarnessResult(outcome, reason, value, cost, servedModel, summary, phaseReport, retryAt);
     }
 
+    /**
+     * A copy with another cost.
+     *
+     * @param value the cost, or {@code null} when unmeasured
+     * @return the copy
+     */
     public HarnessResult withCost(Cost value) {
         return new HarnessResult(outcome, reason, tokens, value, servedModel, summary, phaseReport, retryAt);
     }
 
+    /**
+     * A copy with another phase report.
+     *
+     * @param value the phase report, or {@code null}
+     * @return the copy
+     */
     public HarnessResult withPhaseReport(PhaseReport value) {
         return new HarnessResult(outcome, reason, tokens, cost, servedModel, summary, value, retryAt);
     }
 
-    /** A builder starting from an outcome; everything else defaults to unmeasured/absent. */
+    /**
+     * A builder starting from an outcome; everything else defaults to unmeasured/absent.
+     *
+     * @param outcome how the run ended
+     * @param requestedModel the model the run asked for (the served model starts unmeasured for it)
+     * @return a new builder
+     */
     public static Builder builder(Outcome outcome, String requestedModel) {
         return new Builder(outcome, requestedModel);
     }
@@ -69,14 +112,61 @@ public record HarnessResult(
             this.servedModel = ServedModel.unmeasured(Objects.requireNonNull(requestedModel, "requestedModel"));
         }
 
+        /**
+         * Sets {@link HarnessResult#reason()}.
+         *
+         * @param v the reason, or {@code null}
+         * @return this builder
+         */
         public Builder reason(String v) { this.reason = v; return this; }
+        /**
+         * Sets {@link HarnessResult#tokens()}.
+         *
+         * @param v the token usage
+         * @return this builder
+         */
         public Builder tokens(TokenUsage v) { this.tokens = Objects.requireNonNull(v, "tokens"); return this; }
+        /**
+         * Sets {@link HarnessResult#cost()}.
+         *
+         * @param v the cost, or {@code null} when unmeasured
+         * @return this builder
+         */
         public Builder cost(Cost v) { this.cost = v; return this; }
+        /**
+         * Sets {@link HarnessResult#servedModel()}.
+         *
+         * @param v which model answered
+         * @return this builder
+         */
         public Builder servedModel(ServedModel v) { this.servedModel = Objects.requireNonNull(v, "servedModel"); return this; }
+        /**
+         * Sets {@link HarnessResult#summary()}.
+         *
+         * @param v the agent's final message, or {@code null}
+         * @return this builder
+         */
         public Builder summary(String v) { this.summary = v; return this; }
+        /**
+         * Sets {@link HarnessResult#phaseReport()}.
+         *
+         * @param v the phase report, or {@code null}
+         * @return this builder
+         */
         public Builder phaseReport(PhaseReport v) { this.phaseReport = v; return this; }
+        /**
+         * Sets {@link HarnessResult#retryAt()}.
+         *
+         * @param v when the rate limit resets, or {@code null}
+         * @return this builder
+         */
         public Builder retryAt(Instant v) { this.retryAt = v; return this; }
 
+        /**
+         * Builds the result.
+         *
+         * @return the result
+         */
         public HarnessResult build() {
             return new HarnessResult(outcome, reason, tokens, cost, servedModel, summary, phaseReport, retryAt);
         }

@@ -13,6 +13,13 @@ import java.util.Objects;
  *     npm i -g opencode-ai@1.18.33}
  */
 public record InstallInfo(String binary, List<String> versionArgs, String installHint) {
+    /**
+     * Checks the binary and copies the arguments.
+     *
+     * @param binary the executable's name, not blank
+     * @param versionArgs arguments that make the binary print its version and exit
+     * @param installHint the exact command that installs the pinned version
+     */
     public InstallInfo {
         Objects.requireNonNull(binary, "binary");
         if (binary.isBlank()) {

@@ -35,6 +35,18 @@ public record Invocation(
         Path workingDir,
         Set<String> secretEnvironment) {
 
+    /**
+     * Checks the parts and copies the collections.
+     *
+     * @param command the argv, executable first; not empty
+     * @param environment variables to set
+     * @param removeEnvironment inherited variables (or {@code PREFIX*} patterns) to remove
+     * @param files files to write before start, by path relative to the scratch dir
+     * @param stdin text for stdin, or {@code null} for {@code /dev/null}
+     * @param workingDir the process's working directory
+     * @param secretEnvironment names of variables in {@code environment} whose values are secret
+     * @throws IllegalArgumentException for an empty command or a file path outside the scratch dir
+     */
     public Invocation {
         command = List.copyOf(Objects.requireNonNull(command, "command"));
         if (command.isEmpty()) {
@@ -53,11 +65,20 @@ public record Invocation(
         secretEnvironment = Set.copyOf(Objects.requireNonNull(secretEnvironment, "secretEnvironment"));
     }
 
+    /**
+     * The text for stdin, when there is one.
+     *
+     * @return the text; empty when stdin is {@code /dev/null}
+     */
     public Optional<String> stdinText() {
         return Optional.ofNullable(stdin);
     }
 
-    /** The values of {@link #secretEnvironment()} variables, for redaction. */
+    /**
+     * The values of {@link #secretEnvironment()} variables, for redaction.
+     *
+     * @return the non-empty secret values
+     */
     public Set<String> secretValues() {
         Set<String> out = new LinkedHashSet<>();
         for (String name : secretEnvironment) {
@@ -69,7 +90,12 @@ public record Invocation(
         return out;
     }
 
-    /** Whether an inherited variable is removed by {@link #removeEnvironment()}. */
+    /**
+     * Whether an inherited variable is removed by {@link #removeEnvironment()}.
+     *
+     * @param variable an inherited variable's name
+     * @return whether it is removed
+     */
     public boolean removes(String variable) {
         for (String pattern : removeEnvironment) {
             if (pattern.endsWith("*")
@@ -81,6 +107,13 @@ public record Invocation(
         return false;
     }
 
+    /**
+     * A builder for a command.
+     *
+     * @param executable the executable (absolute path or bare name)
+     * @param args its first arguments
+     * @return a new builder
+     */
     public static Builder builder(String executable, String... args) {
         Builder b = new Builder();
         b.command.add(Objects.requireNonNull(executable, "executable"));
@@ -100,11 +133,23 @@ public record Invocation(
 
         private Builder() {}
 
+        /**
+         * Appends an argument.
+         *
+         * @param a the argument
+         * @return this builder
+         */
         public Builder arg(String a) {
             command.add(Objects.requireNonNull(a, "arg"));
             return this;
         }
 
+        /**
+         * Appends arguments.
+         *
+         * @param as the arguments
+         * @return this builder
+         */
         public Builder args(String... as) {
             for (String a : as) {
                 arg(a);
@@ -112,38 +157,82 @@ public record Invocation(
             return this;
         }
 
+        /**
+         * Sets a variable.
+         *
+         * @param name the variable's name
+         * @param value its value
+         * @return this builder
+         */
         public Builder env(String name, String value) {
             environment.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, name));
             return this;
         }
 
-        /** Sets a variable whose value is secret (redacted wherever the library writes). */
+        /**
+         * Sets a variable whose value is secret (redacted wherever the library writes).
+         *
+         * @param name the variable's name
+         * @param value its secret value
+         * @return this builder
+         */
         public Builder secretEnv(String name, String value) {
             env(name, value);
             secretEnvironment.add(name);
             return this;
         }
 
+        /**
+         * Removes an inherited variable, or every one with a prefix.
+         *
+         * @param nameOrPrefixStar a name, or a prefix followed by {@code *}
+         * @return this builder
+         */
         public Builder removeEnv(String nameOrPrefixStar) {
             removeEnvironment.add(Objects.requireNonNull(nameOrPrefixStar, "name"));
             return this;
         }
 
+        /**
+         * Writes a file before start.
+         *
+         * @param relativePath the path relative to the run's scratch dir
+         * @param content the file's text
+         * @return this builder
+         */
         public Builder file(String relativePath, String content) {
             files.put(Objects.requireNonNull(relativePath, "relativePath"), Objects.requireNonNull(content, "content"));
             return this;
         }
 
+        /**
+         * Sets the text written to stdin.
+         *
+         * @param text the text, or {@code null} for {@code /dev/null}
+         * @return this builder
+         */
         public Builder stdin(String text) {
             this.stdin = text;
             return this;
         }
 
+        /**
+         * Sets the working directory (required).
+         *
+         * @param dir the directory
+         * @return this builder
+         */
         public Builder workingDir(Path dir) {
             this.workingDir = Objects.requireNonNull(dir, "workingDir");
             return this;
         }
 
+        /**
+         * Builds the invocation.
+         *
+         * @return the invocation
+         * @throws IllegalStateException when no working directory was set
+         */
         public Invocation build() {
             if (workingDir == null) {
                 throw new IllegalStateException("Invocation needs a working dir: call workingDir(..)");

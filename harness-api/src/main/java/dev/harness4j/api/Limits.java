@@ -16,6 +16,14 @@ public record Limits(Duration inactivityTimeout, Duration maxRuntime, Integer ma
     /** No limits at all: the run goes on until the harness exits or is bailed. */
     public static final Limits NONE = new Limits(null, null, null);
 
+    /**
+     * Checks the limits.
+     *
+     * @param inactivityTimeout positive, or {@code null} for off
+     * @param maxRuntime positive, or {@code null} for off
+     * @param maxTurns at least 1, or {@code null} for the CLI's default
+     * @throws IllegalArgumentException for a zero or negative limit
+     */
     public Limits {
         requirePositive(inactivityTimeout, "inactivityTimeout");
         requirePositive(maxRuntime, "maxRuntime");
@@ -24,14 +32,32 @@ public record Limits(Duration inactivityTimeout, Duration maxRuntime, Integer ma
         }
     }
 
+    /**
+     * A copy with another inactivity timeout.
+     *
+     * @param value the timeout, or {@code null} for off
+     * @return the copy
+     */
     public Limits withInactivityTimeout(Duration value) {
         return new Limits(value, maxRuntime, maxTurns);
     }
 
+    /**
+     * A copy with another max runtime.
+     *
+     * @param value the runtime, or {@code null} for off
+     * @return the copy
+     */
     public Limits withMaxRuntime(Duration value) {
         return new Limits(inactivityTimeout, value, maxTurns);
     }
 
+    /**
+     * A copy with another max-turns limit.
+     *
+     * @param value the turns, or {@code null} for the CLI's default
+     * @return the copy
+     */
     public Limits withMaxTurns(Integer value) {
         return new Limits(inactivityTimeout, maxRuntime, value);
     }

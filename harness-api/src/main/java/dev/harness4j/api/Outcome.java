@@ -32,22 +32,40 @@ public enum Outcome {
     /** The harness stopped at its budget limit. */
     BUDGET;
 
-    /** The kebab-case name used on disk: {@code no-op}, {@code rate-limited}, ... */
+    /**
+     * The kebab-case name used on disk: {@code no-op}, {@code rate-limited}, ...
+     *
+     * @return the wire name
+     */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** Parses a {@link #wireName()} (or the enum constant's name). */
+    /**
+     * Parses a {@link #wireName()} (or the enum constant's name).
+     *
+     * @param name a wire name or constant name, surrounding blanks ignored
+     * @return the outcome
+     * @throws IllegalArgumentException when the name is no outcome
+     */
     public static Outcome fromWireName(String name) {
         return valueOf(name.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
     }
 
-    /** Whether the run did what it was asked without an error ({@code completed} or {@code no-op}). */
+    /**
+     * Whether the run did what it was asked without an error ({@code completed} or {@code no-op}).
+     *
+     * @return whether the outcome is a success
+     */
     public boolean isSuccess() {
         return this == COMPLETED || this == NO_OP;
     }
 
-    /** Whether running the same spec again may succeed ({@code transient}, {@code rate-limited}). */
+    /**
+     * Whether running the same spec again may succeed ({@code transient}, {@code rate-limited}).
+     *
+     * @return whether a retry may succeed
+     */
     public boolean isRetryable() {
         return this == TRANSIENT || this == RATE_LIMITED;
     }

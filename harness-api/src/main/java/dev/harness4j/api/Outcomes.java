@@ -10,6 +10,9 @@ public final class Outcomes {
      * The outcome a guard or start failure imposes regardless of what the harness printed:
      * {@code timeout} for the guard's limits, {@code bailed} for bail and shutdown, {@code error}
      * when the process never started; empty when the process exited by itself.
+     *
+     * @param termination how the process ended
+     * @return the imposed outcome; empty when the process exited by itself
      */
     public static Optional<Outcome> fromTermination(Termination termination) {
         return switch (termination.kind()) {
@@ -24,6 +27,9 @@ public final class Outcomes {
      * The rule for harnesses without a result envelope: a stopped run is {@code timeout} or
      * {@code bailed}; exit 0 and ({@code headMoved || dirty}) is {@code completed}; exit 0 and
      * nothing changed is {@code no-op}; any other exit is {@code error}.
+     *
+     * @param execution what the process did
+     * @return the outcome by that rule
      */
     public static Outcome opaque(Execution execution) {
         Optional<Outcome> imposed = fromTermination(execution.termination());
@@ -40,6 +46,9 @@ public final class Outcomes {
      * Classifies an HTTP status an endpoint answered with: 429 rate-limited, 401/403 auth,
      * 5xx and 529 transient, 413 context-overflow, other 4xx bad-request; empty for
      * anything else.
+     *
+     * @param status the HTTP status code
+     * @return the outcome class; empty for a status that is no error
      */
     public static Optional<Outcome> fromHttpStatus(int status) {
         if (status == 429) {
@@ -60,7 +69,12 @@ public final class Outcomes {
         return Optional.empty();
     }
 
-    /** Whether an error text speaks of an exceeded context window, in the words CLIs use. */
+    /**
+     * Whether an error text speaks of an exceeded context window, in the words CLIs use.
+     *
+     * @param text an error text, or {@code null}
+     * @return whether it names an exceeded context window ({@code false} for {@code null})
+     */
     public static boolean mentionsContextOverflow(String text) {
         if (text == null) {
             return false;

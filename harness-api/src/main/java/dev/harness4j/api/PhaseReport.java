@@ -28,6 +28,17 @@ public record PhaseReport(
         GIT_DERIVED
     }
 
+    /**
+     * Checks the source and copies the blockers.
+     *
+     * @param completed whether the phase's task is done
+     * @param committed whether the work was committed
+     * @param commitMessage the commit message, or {@code null}
+     * @param summary what was done, or {@code null}
+     * @param nextPhaseNotes notes for the next phase, or {@code null}
+     * @param blockers what stood in the way
+     * @param source where this report came from
+     */
     public PhaseReport {
         blockers = List.copyOf(Objects.requireNonNull(blockers, "blockers"));
         Objects.requireNonNull(source, "source");

@@ -23,6 +23,10 @@ public interface ProviderResolver {
      */
     Optional<ResolvedProvider> resolve(String provider, String requestedModel);
 
-    /** The provider names this resolver knows, for error messages. */
+    /**
+     * The provider names this resolver knows, for error messages.
+     *
+     * @return the provider names
+     */
     Set<String> providerNames();
 }

@@ -20,6 +20,17 @@ import java.util.Set;
 public record ResolvedProvider(
         String name, Set<ApiStyle> apiStyles, URI baseUrl, Secret secret, AuthScheme auth, String model) {
 
+    /**
+     * Checks the parts and copies the API styles.
+     *
+     * @param name the provider's configured name
+     * @param apiStyles the API styles the endpoint serves, at least one
+     * @param baseUrl the endpoint root
+     * @param secret the key, or {@code null}
+     * @param auth how the key is sent
+     * @param model the resolved model id, not blank
+     * @throws IllegalArgumentException for no API style or a blank model
+     */
     public ResolvedProvider {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(apiStyles, "apiStyles");
@@ -35,12 +46,21 @@ public record ResolvedProvider(
         }
     }
 
-    /** Whether the endpoint serves the given API style. */
+    /**
+     * Whether the endpoint serves the given API style.
+     *
+     * @param style an API style
+     * @return whether the endpoint serves it
+     */
     public boolean serves(ApiStyle style) {
         return apiStyles.contains(style);
     }
 
-    /** The base URL with {@code /v1} appended once (no double {@code /v1/v1}). */
+    /**
+     * The base URL with {@code /v1} appended once (no double {@code /v1/v1}).
+     *
+     * @return the {@code /v1} URL
+     */
     public String v1Url() {
         String base = baseUrl.toString();
         while (base.endsWith("/")) {
@@ -49,12 +69,22 @@ public record ResolvedProvider(
         return base.endsWith("/v1") ? base : base + "/v1";
     }
 
-    /** The base URL without a trailing slash or {@code /v1}. */
+    /**
+     * The base URL without a trailing slash or {@code /v1}.
+     *
+     * @return the root URL
+     */
     public String rootUrl() {
         String v1 = v1Url();
         return v1.substring(0, v1.length() - "/v1".length());
     }
 
+    /**
+     * A copy for another model.
+     *
+     * @param value the model id
+     * @return the copy
+     */
     public ResolvedProvider withModel(String value) {
         return new ResolvedProvider(name, apiStyles, baseUrl, secret, auth, value);
     }

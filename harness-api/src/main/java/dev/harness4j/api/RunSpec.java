@@ -48,6 +48,23 @@ public record RunSpec(
         Map<String, String> options,
         int trial) {
 
+    /**
+     * Checks the parts and copies the options.
+     *
+     * @param harness the harness id, not blank
+     * @param provider the provider name, not blank
+     * @param model the requested model, or {@code null} for the provider's default (never blank)
+     * @param prompt the task given to the agent
+     * @param baseline the repository to isolate
+     * @param ref the commit-ish to start from, or {@code null}
+     * @param isolation how the workspace is made
+     * @param limits the guard's limits
+     * @param systemPrompt text appended to the system prompt, or {@code null}
+     * @param task a short label for the task, or {@code null}
+     * @param options harness-specific options
+     * @param trial which repetition this run is, at least 1
+     * @throws IllegalArgumentException for a blank harness, provider or model
+     */
     public RunSpec {
         Objects.requireNonNull(harness, "harness");
         Objects.requireNonNull(provider, "provider");
@@ -70,11 +87,22 @@ public record RunSpec(
         }
     }
 
+    /**
+     * A builder for a harness and a provider.
+     *
+     * @param harness the harness id, e.g. {@code claude-code}
+     * @param provider the provider name
+     * @return a new builder (isolation {@code CLONE}, no limits)
+     */
     public static Builder builder(String harness, String provider) {
         return new Builder(harness, provider);
     }
 
-    /** A builder holding this spec's values, to derive a variant. */
+    /**
+     * A builder holding this spec's values, to derive a variant.
+     *
+     * @return a new builder with this spec's values
+     */
     public Builder toBuilder() {
         Builder b = new Builder(harness, provider);
         b.model = model;
@@ -90,10 +118,22 @@ public record RunSpec(
         return b;
     }
 
+    /**
+     * A copy for another model.
+     *
+     * @param value the model, or {@code null} for the provider's default
+     * @return the copy
+     */
     public RunSpec withModel(String value) {
         return toBuilder().model(value).build();
     }
 
+    /**
+     * A copy with another prompt.
+     *
+     * @param value the prompt
+     * @return the copy
+     */
     public RunSpec withPrompt(String value) {
         return toBuilder().prompt(value).build();
     }
@@ -118,47 +158,100 @@ public record RunSpec(
             this.provider = Objects.requireNonNull(provider, "provider");
         }
 
+        /**
+         * Sets {@link RunSpec#model()}.
+         *
+         * @param value the model, or {@code null} for the provider's default
+         * @return this builder
+         */
         public Builder model(String value) {
             this.model = value;
             return this;
         }
 
+        /**
+         * Sets {@link RunSpec#prompt()}.
+         *
+         * @param value the prompt (required)
+         * @return this builder
+         */
         public Builder prompt(String value) {
             this.prompt = Objects.requireNonNull(value, "prompt");
             return this;
         }
 
+        /**
+         * Sets {@link RunSpec#baseline()}.
+         *
+         * @param value the baseline repository (required)
+         * @return this builder
+         */
         public Builder baseline(Path value) {
             this.baseline = Objects.requireNonNull(value, "baseline");
             return this;
         }
 
+        /**
+         * Sets {@link RunSpec#ref()}.
+         *
+         * @param value the commit-ish, or {@code null} for the current branch
+         * @return this builder
+         */
         public Builder ref(String value) {
             this.ref = value;
             return this;
         }
 
+        /**
+         * Sets {@link RunSpec#isolation()}.
+         *
+         * @param value the isolation (default {@code CLONE})
+         * @return this builder
+         */
         public Builder isolation(Isolation value) {
             this.isolation = Objects.requireNonNull(value, "isolation");
             return this;
         }
 
+        /**
+         * Sets {@link RunSpec#limits()}.
+         *
+         * @param value the limits (default {@link Limits#NONE})
+         * @return this builder
+         */
         public Builder limits(Limits value) {
             this.limits = Objects.requireNonNull(value, "limits");
             return this;
         }
 
+        /**
+         * Sets {@link RunSpec#systemPrompt()}.
+         *
+         * @param value the text, or {@code null}
+         * @return this builder
+         */
         public Builder systemPrompt(String value) {
             this.systemPrompt = value;
             return this;
         }
 
+        /**
+         * Sets {@link RunSpec#task()}.
+         *
+         * @param value the label, or {@code null}
+         * @return this builder
+         */
         public Builder task(String value) {
             this.task = value;
             return this;
         }
 
-        /** Which repetition of the same task, harness, provider and model this is; default 1. */
+        /**
+         * Sets which repetition of the same task, harness, provider and model this run is.
+         *
+         * @param value 1 for the first (the default), counting up
+         * @return this builder
+         */
         public Builder trial(int value) {
             if (value < 1) {
                 throw new IllegalArgumentException("trial must be >= 1, was " + value);
@@ -167,11 +260,24 @@ public record RunSpec(
             return this;
         }
 
+        /**
+         * Sets a harness-specific option.
+         *
+         * @param key the option's name
+         * @param value its value
+         * @return this builder
+         */
         public Builder option(String key, String value) {
             options.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
             return this;
         }
 
+        /**
+         * Builds the spec.
+         *
+         * @return the spec
+         * @throws IllegalStateException when prompt or baseline was not set
+         */
         public RunSpec build() {
             if (prompt == null) {
                 throw new IllegalStateException("RunSpec needs a prompt: call prompt(..)");

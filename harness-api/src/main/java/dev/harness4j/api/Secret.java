@@ -16,7 +16,13 @@ public final class Secret {
         this.value = value;
     }
 
-    /** Wraps a non-empty value. */
+    /**
+     * Wraps a non-empty value.
+     *
+     * @param value the value
+     * @return the secret
+     * @throws IllegalArgumentException when the value is empty
+     */
     public static Secret of(String value) {
         Objects.requireNonNull(value, "value");
         if (value.isEmpty()) {
@@ -25,7 +31,11 @@ public final class Secret {
         return new Secret(value);
     }
 
-    /** The plain value. Never log it or write it to disk. */
+    /**
+     * The plain value. Never log it or write it to disk.
+     *
+     * @return the value
+     */
     public String reveal() {
         return value;
     }

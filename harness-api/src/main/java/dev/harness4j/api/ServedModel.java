@@ -22,6 +22,14 @@ public record ServedModel(String requested, List<String> answered, Verdict verdi
         UNMEASURED
     }
 
+    /**
+     * Checks the parts and copies the answered ids.
+     *
+     * @param requested the model the run asked for
+     * @param answered the model ids the responses named
+     * @param verdict whether they agree
+     * @throws IllegalArgumentException for a match or mismatch without answered ids
+     */
     public ServedModel {
         Objects.requireNonNull(requested, "requested");
         answered = List.copyOf(Objects.requireNonNull(answered, "answered"));
@@ -31,7 +39,12 @@ public record ServedModel(String requested, List<String> answered, Verdict verdi
         }
     }
 
-    /** Nothing revealed which model answered. */
+    /**
+     * Nothing revealed which model answered.
+     *
+     * @param requested the model the run asked for
+     * @return an unmeasured served model
+     */
     public static ServedModel unmeasured(String requested) {
         return new ServedModel(requested, List.of(), Verdict.UNMEASURED);
     }
@@ -39,6 +52,10 @@ public record ServedModel(String requested, List<String> answered, Verdict verdi
     /**
      * Compares exactly: {@code match} when every answering id equals the requested one, {@code
      * unmeasured} when none answered.
+     *
+     * @param requested the model the run asked for
+     * @param answered the model ids the responses named
+     * @return the served model with its verdict
      */
     public static ServedModel exact(String requested, List<String> answered) {
         if (answered.isEmpty()) {

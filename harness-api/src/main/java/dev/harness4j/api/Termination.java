@@ -27,15 +27,30 @@ public record Termination(Kind kind, String reason) {
         START_FAILED
     }
 
+    /**
+     * Checks the kind.
+     *
+     * @param kind why the process ended
+     * @param reason a human-readable reason, or {@code null}
+     */
     public Termination {
         Objects.requireNonNull(kind, "kind");
     }
 
+    /**
+     * A normal exit.
+     *
+     * @return a termination of kind {@code EXITED} without a reason
+     */
     public static Termination exited() {
         return new Termination(Kind.EXITED, null);
     }
 
-    /** Whether the guard or a caller stopped the process (it did not exit by itself). */
+    /**
+     * Whether the guard or a caller stopped the process (it did not exit by itself).
+     *
+     * @return whether the process was stopped
+     */
     public boolean stopped() {
         return kind != Kind.EXITED && kind != Kind.START_FAILED;
     }

@@ -24,6 +24,16 @@ public record TokenUsage(Long input, Long output, Long cacheRead, Long cacheWrit
 
     private static final TokenUsage UNMEASURED = new TokenUsage(null, null, null, null, null);
 
+    /**
+     * Checks the figures.
+     *
+     * @param input input tokens, or {@code null}
+     * @param output output tokens, or {@code null}
+     * @param cacheRead cache-read tokens, or {@code null}
+     * @param cacheWrite cache-write tokens, or {@code null}
+     * @param source who measured them; {@code null} only when nothing was measured
+     * @throws IllegalArgumentException for a negative figure, or figures without a source
+     */
     public TokenUsage {
         requireNonNegative(input, "input");
         requireNonNegative(output, "output");
@@ -34,12 +44,24 @@ public record TokenUsage(Long input, Long output, Long cacheRead, Long cacheWrit
         }
     }
 
-    /** Nothing was measured. */
+    /**
+     * Nothing was measured.
+     *
+     * @return the usage with no figure
+     */
     public static TokenUsage unmeasured() {
         return UNMEASURED;
     }
 
-    /** Figures parsed by an adapter; pass {@code null} for any figure the CLI did not report. */
+    /**
+     * Figures parsed by an adapter; pass {@code null} for any figure the CLI did not report.
+     *
+     * @param input input tokens, or {@code null}
+     * @param output output tokens, or {@code null}
+     * @param cacheRead cache-read tokens, or {@code null}
+     * @param cacheWrite cache-write tokens, or {@code null}
+     * @return the usage; {@link #unmeasured()} when every figure is {@code null}
+     */
     public static TokenUsage ofAdapter(Long input, Long output, Long cacheRead, Long cacheWrite) {
         if (input == null && output == null && cacheRead == null && cacheWrite == null) {
             return UNMEASURED;
@@ -47,12 +69,20 @@ public record TokenUsage(Long input, Long output, Long cacheRead, Long cacheWrit
         return new TokenUsage(input, output, cacheRead, cacheWrite, Source.ADAPTER);
     }
 
-    /** Whether any figure was measured. */
+    /**
+     * Whether any figure was measured.
+     *
+     * @return whether any figure was measured
+     */
     public boolean isMeasured() {
         return source != null;
     }
 
-    /** Sum of the measured figures, empty when nothing was measured. */
+    /**
+     * Sum of the measured figures, empty when nothing was measured.
+     *
+     * @return the sum, or empty
+     */
     public OptionalLong total() {
         if (!isMeasured()) {
             return OptionalLong.empty();

@@ -7,9 +7,17 @@ import java.util.TreeSet;
 public class UnknownHarnessException extends HarnessException {
     private static final long serialVersionUID = 1L;
 
+    /** The harness id no adapter provides. */
     private final String harnessId;
+    /** The harness ids the adapters provide. */
     private final Set<String> knownIds;
 
+    /**
+     * An exception whose message lists the known ids and how to add an adapter.
+     *
+     * @param harnessId the harness id no adapter provides
+     * @param knownIds the harness ids the adapters provide
+     */
     public UnknownHarnessException(String harnessId, Set<String> knownIds) {
         super("unknown harness '" + harnessId + "'; known harnesses: " + new TreeSet<>(knownIds)
                 + " (add the adapter's jar to the class path, or register it with HarnessRegistry.builder().add(..))");
@@ -17,10 +25,20 @@ public class UnknownHarnessException extends HarnessException {
         this.knownIds = Set.copyOf(knownIds);
     }
 
+    /**
+     * The harness id no adapter provides.
+     *
+     * @return the id
+     */
     public String harnessId() {
         return harnessId;
     }
 
+    /**
+     * The harness ids the adapters provide.
+     *
+     * @return the ids
+     */
     public Set<String> knownIds() {
         return knownIds;
     }

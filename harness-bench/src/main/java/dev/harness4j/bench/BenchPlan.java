@@ -91,7 +91,7 @@ public final class BenchPlan {
                 .toList();
     }
 
-    /** The spec of one combo; its prompt framed by the {@link AutonomyPreamble}. */
+    /** The spec of one combo; its prompt framed by the {@link dev.harness4j.core.AutonomyPreamble}. */
     public RunSpec spec(Combo c) {
         RunSpec.Builder b = RunSpec.builder(c.harness(), c.provider()).model(c.resolvedModel())
                 .prompt(AutonomyPreamble.frame(c.task().prompt())).baseline(baseline).ref(ref)

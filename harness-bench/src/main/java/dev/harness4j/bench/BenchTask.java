@@ -6,7 +6,7 @@ import java.util.Objects;
  * One task of a bench: a short name (used in reports) and the prompt, unframed.
  *
  * @param name a short label, e.g. {@code hello-file}
- * @param prompt what the agent is asked to do (the {@link AutonomyPreamble} is added when the
+ * @param prompt what the agent is asked to do (the {@link dev.harness4j.core.AutonomyPreamble} is added when the
  *     spec is made)
  */
 public record BenchTask(String name, String prompt) {

@@ -58,6 +58,13 @@ import org.slf4j.LoggerFactory;
  * opencode (whose real turns always offer tools); any other tool-less request (aider) is a turn.
  * A model that was not {@linkplain #script scripted} answers 404 in the provider's error shape.
  *
+ * <p><b>JVM-wide setting:</b> loading this class sets the system property {@code
+ * sun.net.httpserver.nodelay} to {@code true} unless it is already set. It turns on TCP_NODELAY
+ * for the JDK's built-in HTTP server ({@code com.sun.net.httpserver}), which reads it once per
+ * JVM: without it every answer waits about 40 ms for a delayed ACK. Every other {@code
+ * com.sun.net.httpserver} server in the same JVM gets the setting too; to keep the JDK's default,
+ * set {@code -Dsun.net.httpserver.nodelay=false} (an explicit setting always wins).
+ *
  * <pre>{@code
  * try (ScriptedModelServer server = ScriptedModelServer.start()) {
  *     server.script("scripted-a", Scenario.builder().writeFile("hello.txt", "hello\n").build());
@@ -113,7 +120,10 @@ public final class ScriptedModelServer implements AutoCloseable {
         log.debug("scripted model server listening on {}", baseUrl());
     }
 
-    /** Starts a server on {@code 127.0.0.1} and a free port. */
+    /**
+     * Starts a server on {@code 127.0.0.1} and a free port. Sets the JVM-wide system property
+     * {@code sun.net.httpserver.nodelay} unless already set (see the class documentation).
+     */
     public static ScriptedModelServer start() {
         return builder().start();
     }
@@ -361,7 +371,10 @@ public final class ScriptedModelServer implements AutoCloseable {
             return this;
         }
 
-        /** Starts the server. */
+        /**
+         * Starts the server. Sets the JVM-wide system property {@code sun.net.httpserver.nodelay}
+         * unless already set (see the {@linkplain ScriptedModelServer class documentation}).
+         */
         public ScriptedModelServer start() {
             try {
                 return new ScriptedModelServer(this);
