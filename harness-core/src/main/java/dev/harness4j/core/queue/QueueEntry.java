@@ -70,7 +70,7 @@ public record QueueEntry(
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(enqueuedAt, "enqueuedAt");
         Objects.requireNonNull(updatedAt, "updatedAt");
-        if (!id.matches("[A-Za-z0-9._-]+")) {
+        if (!isValidId(id)) {
             throw new IllegalArgumentException("entry id must be [A-Za-z0-9._-]+, was '" + id + "'");
         }
         if (attempts < 0) {
@@ -79,6 +79,11 @@ public record QueueEntry(
         if (state == State.RUNNING && (owner == null || runId == null)) {
             throw new IllegalArgumentException("a running entry needs an owner and a run id: " + id);
         }
+    }
+
+    /** Whether {@code id} is a valid entry id: {@code [A-Za-z0-9._-]+}, not {@code .} or {@code ..}. */
+    static boolean isValidId(String id) {
+        return id != null && id.matches("[A-Za-z0-9._-]+") && !id.equals(".") && !id.equals("..");
     }
 
     /** A new entry in state {@code queued}. */

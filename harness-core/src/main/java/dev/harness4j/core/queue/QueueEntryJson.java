@@ -9,7 +9,7 @@ import java.time.Instant;
  * Converts a {@link QueueEntry} to and from its JSON document ({@code schema_version: 1},
  * snake_case keys, instants as ISO-8601 strings). Pure functions; used by every queue store.
  */
-public final class QueueEntryJson {
+final class QueueEntryJson {
     /** The version written to {@code schema_version}. */
     public static final int SCHEMA_VERSION = 1;
 

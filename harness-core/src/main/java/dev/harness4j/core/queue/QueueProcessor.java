@@ -1,6 +1,8 @@
 package dev.harness4j.core.queue;
 
+import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.internal.Checks;
@@ -12,12 +14,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +55,9 @@ public final class QueueProcessor implements AutoCloseable {
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(500);
     /** How long {@link #close()} waits for bailed runs to end: 60 s. */
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(60);
+
+    /** How many times a worker tries to write how an attempt ended before it gives up: 5. */
+    static final int RECORD_ATTEMPTS = 5;
 
     private static final Logger log = LoggerFactory.getLogger(QueueProcessor.class);
 
@@ -109,8 +116,16 @@ public final class QueueProcessor implements AutoCloseable {
      * @param retried attempts queued again for a retry
      * @param interrupted entries that ended {@code interrupted}
      * @param stopped whether a stop ended the loop
+     * @param unrecorded ids of entries whose attempt ended but could not be written to the queue
+     *     (another process kept the entry locked, say): they stay {@code running} under this
+     *     process until {@link RunQueue#recover()} runs after it has exited
      */
-    public record Summary(int started, int done, int failed, int retried, int interrupted, boolean stopped) {}
+    public record Summary(int started, int done, int failed, int retried, int interrupted, boolean stopped,
+            List<String> unrecorded) {
+        public Summary {
+            unrecorded = List.copyOf(unrecorded);
+        }
+    }
 
     private final RunQueue queue;
     private final Executor executor;
@@ -127,7 +142,10 @@ public final class QueueProcessor implements AutoCloseable {
     private final Map<String, QueueEntry> active = new LinkedHashMap<>(); // runId -> attempt
     private final ExecutorService workers;
     private final Tally tally = new Tally();
+    private final Map<String, Instant> providerPausedUntil = new HashMap<>(); // rate limits seen here
     private StopMode stop;
+    private volatile HarnessException fatal;
+    private boolean dirty; // something changed since the loop last looked
     private Instant nextStartAt = Instant.MIN;
     private boolean closed;
 
@@ -156,47 +174,112 @@ public final class QueueProcessor implements AutoCloseable {
     /**
      * Runs entries until none is queued (waiting for backoffs and rate-limit resets) and none of
      * this processor's runs is running, or until {@link #stop}. Blocks the calling thread.
+     *
+     * <p>Reading the queue and claiming happen outside the processor's lock, so a {@link #stop}
+     * returns at once even while a claim waits for an entry another process holds; such an
+     * entry is skipped and tried again later.
+     *
+     * @throws HarnessException when the queue can no longer be read (its directory was deleted,
+     *     say): the running entries are bailed first, and nothing is started after
      */
     public Summary runAll() throws InterruptedException {
         if (recoverOnStart) {
             queue.recover();
         }
-        lock.lock();
-        try {
-            while (true) {
-                if (stop != null) {
-                    while (!active.isEmpty()) {
-                        if (stop == StopMode.BAIL) {
-                            // again each round: a run that had not started yet missed the first bail
-                            active.keySet().forEach(executor::bail);
-                        }
-                        changed.await(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+        while (true) {
+            Instant now;
+            boolean idleBefore;
+            boolean mayStart;
+            Map<String, Instant> pauses;
+            lock.lock();
+            try {
+                if (stop != null || fatal != null) {
+                    awaitActiveEnd();
+                    if (fatal != null) {
+                        throw fatal;
                     }
                     return tally.summary(true);
                 }
-                Instant now = clock.instant();
-                List<QueueEntry> entries = queue.entries();
-                Instant wakeAt = now.plus(pollInterval);
+                dirty = false;
+                now = clock.instant();
+                // read before the listing: while nothing of ours runs, nothing of ours changes the queue
+                idleBefore = active.isEmpty();
+                mayStart = active.size() < concurrency && !now.isBefore(nextStartAt);
+                pauses = new HashMap<>(providerPausedUntil);
+            } finally {
+                lock.unlock();
+            }
+            Instant wakeAt = now.plus(pollInterval);
+            try {
+                List<QueueEntry> entries = queue.activeEntries();
                 boolean anyQueued = entries.stream().anyMatch(e -> e.state() == QueueEntry.State.QUEUED);
-                if (!anyQueued && active.isEmpty()) {
+                if (!anyQueued && idleBefore) {
                     return tally.summary(false);
                 }
-                if (active.size() < concurrency && !now.isBefore(nextStartAt)) {
-                    wakeAt = scheduler.startWhatFits(entries, now, wakeAt,
-                            () -> active.size() >= concurrency || stop != null, this::launch);
-                } else if (now.isBefore(nextStartAt) && nextStartAt.isBefore(wakeAt)) {
+                if (mayStart) {
+                    wakeAt = scheduler.startWhatFits(entries, now, wakeAt, pauses, this::full, this::launch);
+                }
+            } catch (HarnessException e) {
+                failFast(e);
+                continue;
+            }
+            lock.lock();
+            try {
+                if (now.isBefore(nextStartAt) && nextStartAt.isBefore(wakeAt)) {
                     wakeAt = nextStartAt;
                 }
                 long waitMs = Math.max(1, Duration.between(clock.instant(), wakeAt).toMillis());
-                changed.await(waitMs, TimeUnit.MILLISECONDS);
+                if (!dirty && stop == null && fatal == null) {
+                    changed.await(waitMs, TimeUnit.MILLISECONDS);
+                }
+            } finally {
+                lock.unlock();
             }
+        }
+    }
+
+    /** Under the lock: waits for this processor's runs to end, bailing them on a BAIL stop or a failure. */
+    private void awaitActiveEnd() throws InterruptedException {
+        while (!active.isEmpty()) {
+            if (stop == StopMode.BAIL || fatal != null) {
+                // again each round: a run that had not started yet missed the first bail
+                active.keySet().forEach(executor::bail);
+            }
+            changed.await(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The queue cannot be read any more: start nothing, bail what runs, and fail {@link #runAll()} once. */
+    private void failFast(HarnessException cause) {
+        lock.lock();
+        try {
+            if (fatal == null) {
+                fatal = new HarnessException("the queue processor stopped, bailing its " + active.size()
+                        + " running runs: " + cause.getMessage(), cause);
+            }
+            active.keySet().forEach(executor::bail);
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean full() {
+        lock.lock();
+        try {
+            return active.size() >= concurrency || stop != null || fatal != null;
         } finally {
             lock.unlock();
         }
     }
 
     private void launch(QueueEntry attempt) {
-        active.put(attempt.runId(), attempt);
+        lock.lock();
+        try {
+            active.put(attempt.runId(), attempt);
+        } finally {
+            lock.unlock();
+        }
         tally.started();
         safe(() -> listener.started(attempt));
         workers.execute(() -> work(attempt));
@@ -204,41 +287,119 @@ public final class QueueProcessor implements AutoCloseable {
 
     private void work(QueueEntry attempt) {
         HarnessResult result = null;
-        QueueEntry after = null;
+        Throwable thrown = null;
         try {
             result = executor.run(attempt.runId(), attempt.spec());
             if (result == null) {
                 throw new IllegalStateException("the executor returned no result for run " + attempt.runId());
             }
-            after = queue.finish(attempt, result).orElse(null);
         } catch (Exception | Error e) {
-            log.error("run {} of queue entry {} failed outside the harness", attempt.runId(), attempt.id(), e);
-            after = queue.fail(attempt, "the runner failed: " + e).orElse(null);
-            if (e instanceof Error err) {
-                throw err;
+            thrown = e;
+        }
+        try {
+            if (result != null && result.outcome() == Outcome.RATE_LIMITED) {
+                pauseProvider(attempt.spec().provider(), result);
             }
-        } finally {
-            if (after != null) {
+            HarnessResult r = result;
+            Throwable t = thrown;
+            Optional<Optional<QueueEntry>> recorded = record(attempt, t == null ? () -> queue.finish(attempt, r)
+                    : () -> queue.fail(attempt, "the runner failed: " + t));
+            if (t != null) {
+                if (recorded.isPresent()) {
+                    log.error("run {} of queue entry {} failed outside the harness", attempt.runId(), attempt.id(), t);
+                } else {
+                    log.debug("run {} of queue entry {} failed outside the harness", attempt.runId(), attempt.id(), t);
+                }
+            }
+            recorded.flatMap(x -> x).ifPresent(after -> {
                 tally.ended(after);
-                QueueEntry a = after;
-                HarnessResult r = result;
-                safe(() -> listener.finished(a, r));
-            }
+                safe(() -> listener.finished(after, r));
+            });
+        } finally {
             lock.lock();
             try {
                 active.remove(attempt.runId());
                 nextStartAt = clock.instant().plus(pause);
+                dirty = true;
                 changed.signalAll();
             } finally {
                 lock.unlock();
             }
         }
+        if (thrown instanceof Error err) {
+            throw err;
+        }
+    }
+
+    /**
+     * Writes how an attempt ended, trying {@link #RECORD_ATTEMPTS} times with a doubling wait
+     * (from the poll interval) between tries; gives up early when the processor has failed.
+     *
+     * @return what the write returned, or empty when it could not be written (then the entry is
+     *     listed in the summary's {@code unrecorded})
+     */
+    private Optional<Optional<QueueEntry>> record(QueueEntry attempt, Supplier<Optional<QueueEntry>> write) {
+        long waitMs = pollInterval.toMillis();
+        HarnessException last = null;
+        for (int i = 1; i <= RECORD_ATTEMPTS; i++) {
+            try {
+                return Optional.of(write.get());
+            } catch (HarnessException e) {
+                last = e;
+            }
+            wakeLoop(); // let the loop look at the queue now: a lost queue directory fails it fast
+            if (i == RECORD_ATTEMPTS || fatal != null || !sleep(waitMs)) {
+                break;
+            }
+            waitMs *= 2;
+        }
+        tally.unrecorded(attempt.id());
+        if (fatal == null) {
+            log.error("could not record how run {} of queue entry {} ended; the entry stays running under this"
+                    + " process (pid {}), and RunQueue.recover() queues it again once this process has exited: {}",
+                    attempt.runId(), attempt.id(), attempt.owner().pid(), last.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    private boolean sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+            return fatal == null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void wakeLoop() {
+        lock.lock();
+        try {
+            dirty = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keeps the provider paused until the limit's reset, whatever becomes of the entry that hit it. */
+    private void pauseProvider(String provider, HarnessResult result) {
+        Instant now = clock.instant();
+        Instant until = result.retryAt() != null && result.retryAt().isAfter(now)
+                ? result.retryAt() : now.plus(queue.retryPolicy().rateLimitWait());
+        lock.lock();
+        try {
+            providerPausedUntil.merge(provider, until, (x, y) -> x.isAfter(y) ? x : y);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
      * Stops the processor: nothing new starts, the pause is cut short, and running entries finish
-     * ({@link StopMode#FINISH}) or are bailed ({@link StopMode#BAIL}). Returns at once; {@link
-     * #runAll()} returns when the running entries have ended. A later BAIL upgrades a FINISH.
+     * ({@link StopMode#FINISH}) or are bailed ({@link StopMode#BAIL}). Returns at once, even while
+     * {@link #runAll()} waits for another process's lock on an entry; {@link #runAll()} returns when
+     * the running entries have ended. A later BAIL upgrades a FINISH.
      */
     public void stop(StopMode mode) {
         Objects.requireNonNull(mode, "mode");

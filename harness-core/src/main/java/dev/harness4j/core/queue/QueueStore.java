@@ -33,6 +33,15 @@ public interface QueueStore extends AutoCloseable {
     List<QueueEntry> list();
 
     /**
+     * The entries that are not finished ({@code queued}, {@code running}, {@code interrupted}),
+     * oldest first: what a {@link QueueProcessor} polls. A store should make this cost what the
+     * unfinished entries cost, not the whole history; the default filters {@link #list()}.
+     */
+    default List<QueueEntry> listActive() {
+        return list().stream().filter(e -> !e.state().isTerminal()).toList();
+    }
+
+    /**
      * Atomically replaces an entry by {@code change(current)}. {@code change} may be called on
      * the freshest copy only and must be a pure function; returning {@code null} or the same
      * instance leaves the entry as it is.

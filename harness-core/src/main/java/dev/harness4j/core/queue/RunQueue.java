@@ -133,6 +133,11 @@ public final class RunQueue {
         return store.list();
     }
 
+    /** The entries that are not finished (what a processor polls; cheap however long the history). */
+    List<QueueEntry> activeEntries() {
+        return store.listActive();
+    }
+
     public Optional<QueueEntry> entry(String id) {
         return store.get(id);
     }
@@ -142,6 +147,7 @@ public final class RunQueue {
      * attempt counted. Atomic: when several threads or processes claim the same entry, one wins.
      *
      * @return the claimed entry, or empty when it is not queued, not yet due, or gone
+     * @throws QueueEntryLockedException when another process holds the entry's lock too long
      */
     public Optional<QueueEntry> claim(String id) {
         Instant now = clock.instant();
@@ -212,7 +218,7 @@ public final class RunQueue {
         List<String> failed = new ArrayList<>();
         int killed = 0;
         int removed = 0;
-        for (QueueEntry e : store.list()) {
+        for (QueueEntry e : store.listActive()) {
             if (e.state() == QueueEntry.State.INTERRUPTED) {
                 Instant now = clock.instant();
                 store.update(e.id(), cur -> cur.state() == QueueEntry.State.INTERRUPTED

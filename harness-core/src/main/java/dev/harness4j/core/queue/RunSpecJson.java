@@ -16,7 +16,7 @@ import java.util.Map;
  * Converts a {@link RunSpec} to and from JSON (snake_case keys, durations as ISO-8601 strings,
  * absent values as JSON {@code null}). Pure functions; used by every queue store.
  */
-public final class RunSpecJson {
+final class RunSpecJson {
     private RunSpecJson() {}
 
     public static ObjectNode toJson(RunSpec spec) {

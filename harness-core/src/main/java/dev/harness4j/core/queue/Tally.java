@@ -1,5 +1,7 @@
 package dev.harness4j.core.queue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Counts a {@link QueueProcessor}'s attempts by how they ended, for its {@link QueueProcessor.Summary}. Thread-safe. */
@@ -9,6 +11,7 @@ final class Tally {
     private final AtomicInteger failed = new AtomicInteger();
     private final AtomicInteger retried = new AtomicInteger();
     private final AtomicInteger interrupted = new AtomicInteger();
+    private final List<String> unrecorded = new ArrayList<>();
 
     void started() {
         started.incrementAndGet();
@@ -25,8 +28,13 @@ final class Tally {
         }
     }
 
-    QueueProcessor.Summary summary(boolean stopped) {
+    /** Counts an attempt whose end could not be written to the queue. */
+    synchronized void unrecorded(String entryId) {
+        unrecorded.add(entryId);
+    }
+
+    synchronized QueueProcessor.Summary summary(boolean stopped) {
         return new QueueProcessor.Summary(started.get(), done.get(), failed.get(), retried.get(), interrupted.get(),
-                stopped);
+                stopped, unrecorded);
     }
 }

@@ -2,7 +2,7 @@
  * The durable run queue: {@link dev.harness4j.core.queue.RunQueue} over a {@link
  * dev.harness4j.core.queue.QueueStore} (the embedded default is {@link
  * dev.harness4j.core.queue.FileQueueStore}, one JSON document per entry under {@code
- * <stateDir>/queue/}), and {@link dev.harness4j.core.queue.QueueProcessor}, which runs the
+ * <stateDir>/queue/}, finished ones under {@code queue/finished/}), and {@link dev.harness4j.core.queue.QueueProcessor}, which runs the
  * entries with caps, pauses, retries by outcome and a graceful stop.
  *
  * <p>Entry life cycle: {@code queued → running → done | failed | interrupted}. Claiming is

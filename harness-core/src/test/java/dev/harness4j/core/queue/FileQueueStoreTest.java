@@ -40,7 +40,7 @@ class FileQueueStoreTest {
         FileQueueStore store = new FileQueueStore(dir);
         QueueEntry e = QueueEntry.queued("q-1", QueueTesting.spec("aider", "p", "m"), Instant.now());
         store.add(e);
-        Path lock = dir.resolve("q-1.lock");
+        Path lock = dir.resolve("locks").resolve("q-1.lock");
         Object inode = Files.readAttributes(lock, BasicFileAttributes.class).fileKey();
         // like a process blocked on the lock: it holds the inode open, so the inode cannot be reused
         try (FileChannel waiter = FileChannel.open(lock, StandardOpenOption.WRITE)) {
@@ -63,7 +63,11 @@ class FileQueueStoreTest {
         }
 
         try (var files = Files.list(dir)) {
-            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("q-1.json", "q-1.lock");
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .containsExactlyInAnyOrder("q-1.json", "finished", "locks", "quarantine");
+        }
+        try (var files = Files.list(dir.resolve("locks"))) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("q-1.lock");
         }
         assertThat(Files.readString(dir.resolve("q-1.json"))).startsWith("{\n  \"").contains("\"id\" : \"q-1\"");
     }
@@ -118,5 +122,35 @@ class FileQueueStoreTest {
         assertThat(store.update("q-missing", e -> e)).isEmpty();
         assertThat(store.remove("q-1")).isTrue();
         assertThat(store.list()).isEmpty();
+    }
+
+    @Test
+    void finishedEntriesLeaveTheDirectoryThatIsPolled() throws Exception {
+        FileQueueStore store = new FileQueueStore(dir);
+        Instant t = Instant.now();
+        store.add(QueueEntry.queued("q-done", QueueTesting.spec("aider", "p", "m"), t));
+        store.add(QueueEntry.queued("q-open", QueueTesting.spec("aider", "p", "m"), t.plusMillis(1)));
+        store.update("q-done", e -> e.ended(QueueEntry.State.DONE, "completed", null, Instant.now()));
+
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".json")))
+                    .containsExactly("q-open.json");
+        }
+        assertThat(store.list()).extracting(QueueEntry::id).containsExactly("q-done", "q-open");
+        assertThat(store.get("q-done").orElseThrow().state()).isEqualTo(QueueEntry.State.DONE);
+    }
+
+    @Test
+    void aFileWhoseNameAndContentDisagreeIsMovedAsideOnce() throws Exception {
+        FileQueueStore store = new FileQueueStore(dir);
+        store.add(QueueEntry.queued("q-1", QueueTesting.spec("aider", "p", "m"), Instant.now()));
+        Files.copy(dir.resolve("q-1.json"), dir.resolve("copy-of-entry.json"));
+
+        assertThat(store.list()).extracting(QueueEntry::id).containsExactly("q-1");
+        assertThat(dir.resolve("copy-of-entry.json")).doesNotExist();
+        store.list();
+        try (var aside = Files.list(dir.resolve("quarantine"))) {
+            assertThat(aside.map(f -> f.getFileName().toString())).containsExactly("copy-of-entry.json");
+        }
     }
 }

@@ -185,4 +185,42 @@ class QueueProcessorTest {
         assertThat(order).containsExactly("a", "c", "a", "b");
         assertThat(startsOfLimited.subList(1, 3)).allSatisfy(t -> assertThat(t).isAfterOrEqualTo(reset));
     }
+
+    @Test
+    void aRateLimitOnTheLastAttemptStillPausesTheProvider() throws Exception {
+        RunQueue q = RunQueue.builder().stateDir(state).retryPolicy(RetryPolicy.NEVER).build();
+        q.enqueue(List.of(QueueTesting.spec("a", "limited", "m"), QueueTesting.spec("b", "limited", "m")));
+        Instant reset = Instant.now().plusMillis(2000);
+        Map<String, Instant> starts = new ConcurrentHashMap<>();
+        QueueProcessor.Executor exec = (runId, spec) -> {
+            starts.put(spec.harness(), Instant.now());
+            return spec.harness().equals("a") ? QueueTesting.rateLimited(reset) : QueueTesting.result(Outcome.COMPLETED);
+        };
+        try (QueueProcessor p = QueueProcessor.builder(q, exec).pollInterval(Duration.ofMillis(50)).build()) {
+            QueueProcessor.Summary s = p.runAll();
+            assertThat(s.failed()).as("a's only attempt was rate-limited").isEqualTo(1);
+            assertThat(s.done()).isEqualTo(1);
+        }
+        assertThat(starts.get("b")).as("b waited for the reset a reported").isAfterOrEqualTo(reset);
+    }
+
+    @Test
+    void aStrayCopyOfAnEntryFileIsMovedAsideOnceAndRunAllEnds() throws Exception {
+        RunQueue q = queue();
+        QueueEntry e = q.enqueue(QueueTesting.spec("a", "p", "m"));
+        Path dir = state.resolve("queue");
+        java.nio.file.Files.copy(dir.resolve(e.id() + ".json"), dir.resolve("copy-of-entry.json"));
+        java.nio.file.Files.writeString(dir.resolve("q-garbled.json"), "{\"schema_version\":1, \"id\": ");
+        try (QueueProcessor p = QueueProcessor.builder(q, (runId, spec) -> QueueTesting.result(Outcome.COMPLETED))
+                .pollInterval(Duration.ofMillis(50)).build()) {
+            QueueProcessor.Summary s = background.submit(p::runAll).get(60, TimeUnit.SECONDS);
+            assertThat(s.done()).isEqualTo(1);
+        }
+        assertThat(q.entry(e.id()).orElseThrow().state()).isEqualTo(QueueEntry.State.DONE);
+        assertThat(dir.resolve("copy-of-entry.json")).doesNotExist();
+        assertThat(dir.resolve("q-garbled.json")).doesNotExist();
+        assertThat(dir.resolve("quarantine").resolve("copy-of-entry.json")).exists();
+        assertThat(dir.resolve("quarantine").resolve("q-garbled.json")).exists();
+        assertThat(q.entries()).extracting(QueueEntry::id).containsExactly(e.id());
+    }
 }
