@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-clis.sh
 echo "[bench] building examples/app (mvn package, tests skipped)" >&2
-mvn -B -q ${HARNESS4J_MVN_ARGS:-} -DskipTests -pl examples/app -am package dependency:build-classpath \
+mvn -B -q ${HARNESS4J_MVN_ARGS:-} -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true \
+  -pl examples/app -am package dependency:build-classpath \
   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=runtime >&2
 exec java -cp "examples/app/target/classes:$(cat examples/app/target/bench.classpath)" \
   dev.harness4j.examples.BenchMain "$@"

@@ -1,22 +1,48 @@
 #!/usr/bin/env bash
 # Runs the benchmark programs (no timed unit tests: each program measures contenders side by
 # side in one run and prints medians and ratios). Usage:
-#   bash scripts/benchmarks.sh            all of them
-#   bash scripts/benchmarks.sh NAME...    some: overhead isolation supervisor summary server matrix
+#   bash scripts/benchmarks.sh                 all of them
+#   bash scripts/benchmarks.sh NAME...         some: overhead isolation supervisor queue summary server matrix
+#   bash scripts/benchmarks.sh --smoke [NAME...]  each with a tiny size: proves they start (CI runs this)
+# The modules are built once (reactor, -am) and each program runs with `java` on its module's test
+# class path, so a program of one module never runs in another (exec:java would run in all of them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+smoke=0
+if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(overhead isolation supervisor queue summary server matrix)
+for n in "${names[@]}"; do
+  case $n in overhead|isolation|supervisor|queue|summary|server|matrix) ;;
+    *) echo "unknown benchmark '$n' (overhead isolation supervisor queue summary server matrix)" >&2; exit 2 ;;
+  esac
+done
 bash scripts/install-clis.sh
+MODULES=harness-core,harness-bench,harness-testkit,examples/app
+echo "[benchmarks] building $MODULES and writing their test class paths" >&2
+mvn -B -q -pl "$MODULES" -am test-compile dependency:build-classpath \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/benchmark.classpath ${HARNESS4J_MVN_ARGS:-}
 run() { # module main-class args...
   local module=$1 main=$2; shift 2
   echo "== $main $*" >&2
-  mvn -B -q -pl "$module" -am test-compile exec:java -Dexec.classpathScope=test \
-    -Dexec.mainClass="$main" -Dexec.args="$*"
+  java -cp "$module/target/test-classes:$module/target/classes:$(cat "$module/target/benchmark.classpath")" "$main" "$@"
 }
-names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(overhead isolation supervisor summary server matrix)
+tmp="${TMPDIR:-/tmp}"
 for n in "${names[@]}"; do
+  if [ $smoke = 1 ]; then
+    case $n in
+      overhead)   run harness-core dev.harness4j.core.benchmarks.OverheadBenchmark 2 CLONE "$tmp" ;;
+      isolation)  run harness-core dev.harness4j.core.benchmarks.IsolationBenchmark 50 1 ;;
+      supervisor) run harness-core dev.harness4j.core.benchmarks.SupervisorOverheadBenchmark 3 ;;
+      queue)      run harness-core dev.harness4j.core.benchmarks.QueueHistoryBenchmark 0,20 5 1 ;;
+      summary)    run harness-bench dev.harness4j.bench.benchmarks.SummaryBenchmark 200 ;;
+      server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark 3 10 ;;
+      matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark 2 1 ;;
+    esac
+    continue
+  fi
   case $n in
-    overhead)   run harness-core dev.harness4j.core.benchmarks.OverheadBenchmark 30 CLONE "${TMPDIR:-/tmp}"
+    overhead)   run harness-core dev.harness4j.core.benchmarks.OverheadBenchmark 30 CLONE "$tmp"
                 # a run's file system work (checkout, .git, results) costs what the disk charges:
                 # measured again in memory where there is a tmpfs, for comparison
                 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
@@ -24,9 +50,9 @@ for n in "${names[@]}"; do
                 fi ;;
     isolation)  run harness-core dev.harness4j.core.benchmarks.IsolationBenchmark 20000 5 ;;
     supervisor) run harness-core dev.harness4j.core.benchmarks.SupervisorOverheadBenchmark 100 ;;
-    summary)    run harness-core dev.harness4j.bench.benchmarks.SummaryBenchmark ;;
-    server)     run harness-testkit dev.harness4j.testkit.bench.ScriptedModelServerBench ;;
-    matrix)     run examples/app dev.harness4j.examples.bench.MatrixOverheadBenchmark ;;
-    *) echo "unknown benchmark '$n' (overhead isolation supervisor summary server matrix)" >&2; exit 2 ;;
+    queue)      run harness-core dev.harness4j.core.benchmarks.QueueHistoryBenchmark 0,10000,100000 50 5 ;;
+    summary)    run harness-bench dev.harness4j.bench.benchmarks.SummaryBenchmark 100000 ;;
+    server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark ;;
+    matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark ;;
   esac
 done

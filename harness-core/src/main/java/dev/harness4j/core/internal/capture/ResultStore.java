@@ -121,6 +121,11 @@ public final class ResultStore {
             throw new IllegalArgumentException("result dir " + dir + " is not below " + resultsDir);
         }
         Path tmp = resultsDir.resolve(".tmp-" + sanitise(record.runId()));
+        if (!Files.isDirectory(resultsDir.getParent())) {
+            // never re-create a state dir deleted under a running runner
+            throw new HarnessException("the state dir " + resultsDir.getParent() + " is gone (deleted while run "
+                    + record.runId() + " went on?); its result was not written and nothing was re-created");
+        }
         try {
             Files.createDirectories(resultsDir);
             if (Files.exists(tmp, LinkOption.NOFOLLOW_LINKS)) {

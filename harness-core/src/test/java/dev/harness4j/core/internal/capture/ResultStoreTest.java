@@ -34,6 +34,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ResultStoreTest {
     @TempDir Path tmp;
 
+    @org.junit.jupiter.api.BeforeEach
+    void stateDir() throws Exception {
+        Files.createDirectories(tmp.resolve("state")); // the runner makes it before any run
+    }
+
     @Test
     void sanitisesModelIdsForPathsAndBranchNames() {
         assertThat(ResultStore.sanitise("gemma4:31b")).isEqualTo("gemma4-31b");
@@ -82,6 +87,17 @@ class ResultStoreTest {
         assertThat(m.at("/branch/error").asText()).isEqualTo("rejected");
         assertThat(m.at("/termination/reason").asText()).isEqualTo("no new output within 30 s");
         assertThat(m.get("stage").asText()).isEqualTo("run");
+    }
+
+    @Test
+    void aStateDirDeletedUnderTheRunIsNotRecreatedByItsResult() throws Exception {
+        Path state = tmp.resolve("state");
+        ResultStore store = new ResultStore(state);
+        Files.delete(state);
+        assertThatThrownBy(() -> store.write(record(store.dirFor("t", "h", "p", "m", "run-1"), null),
+                ResultStore.RunFiles.NONE, Redactor.NONE)).isInstanceOf(dev.harness4j.api.HarnessException.class)
+                .hasMessageContaining("is gone");
+        assertThat(state).doesNotExist();
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.harness4j.testkit.bench;
+package dev.harness4j.testkit.benchmarks;
 
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
@@ -14,18 +14,19 @@ import java.util.Arrays;
  * mvn -o -q -pl harness-testkit -am test-compile
  * mvn -o -q -pl harness-testkit dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt -Dmdep.includeScope=test
  * java -cp harness-testkit/target/test-classes:harness-testkit/target/classes:harness-core/target/classes:\
- *   harness-api/target/classes:$(cat /tmp/cp.txt) dev.harness4j.testkit.bench.ScriptedModelServerBench
+ *   harness-api/target/classes:$(cat /tmp/cp.txt) dev.harness4j.testkit.bench.ScriptedModelServerBenchmark
  * </pre>
  */
-public final class ScriptedModelServerBench {
-    private static final int STARTS = 200;
-    private static final int CALLS = 500;
+public final class ScriptedModelServerBenchmark {
 
-    private ScriptedModelServerBench() {}
+    private ScriptedModelServerBenchmark() {}
 
+    /** Arguments: server starts to time (default 200), calls per mode (default 500). */
     public static void main(String[] args) throws Exception {
+        final int STARTS = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        final int CALLS = args.length > 1 ? Integer.parseInt(args[1]) : 500;
         long[] starts = new long[STARTS];
-        for (int i = -20; i < STARTS; i++) {
+        for (int i = -Math.min(20, STARTS); i < STARTS; i++) {
             long t0 = System.nanoTime();
             try (ScriptedModelServer s = ScriptedModelServer.start()) {
                 if (i >= 0) {
@@ -43,7 +44,7 @@ public final class ScriptedModelServerBench {
                 HttpRequest req = HttpRequest.newBuilder(server.baseUrl().resolve("/v1/messages"))
                         .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body)).build();
                 long[] calls = new long[CALLS];
-                for (int i = -50; i < CALLS; i++) {
+                for (int i = -Math.min(50, CALLS); i < CALLS; i++) {
                     long t0 = System.nanoTime();
                     HttpResponse<String> r = client.send(req, HttpResponse.BodyHandlers.ofString());
                     if (r.statusCode() != 200) {

@@ -1,4 +1,4 @@
-package dev.harness4j.examples.bench;
+package dev.harness4j.examples.benchmarks;
 
 import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.RunSpec;
