@@ -91,6 +91,8 @@ public final class HarnessRunner implements AutoCloseable {
     });
     private final SecureRandom random = new SecureRandom();
     private final ConcurrentMap<String, AtomicBoolean> preparing = new ConcurrentHashMap<>();
+    /** Runs whose harness process has ended: a bail can no longer change their outcome. */
+    private final Set<String> processEnded = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private HarnessRunner(Builder b) {
@@ -206,6 +208,7 @@ public final class HarnessRunner implements AutoCloseable {
                     .execute();
         } finally {
             preparing.remove(runId, bailed);
+            processEnded.remove(runId);
         }
     }
 
@@ -213,7 +216,9 @@ public final class HarnessRunner implements AutoCloseable {
      * Bails a run from any thread: a running process is stopped (outcome {@code bailed}); a run
      * still preparing ends as {@code bailed} before its process starts.
      *
-     * @return false when no run with this id is going on
+     * @return true when the run will end as {@code bailed}; false when no run with this id is
+     *     going on, its harness process has already ended (its result is being captured), or
+     *     another stop was decided first
      */
     public boolean bail(String runId) {
         Objects.requireNonNull(runId, "runId");
@@ -221,7 +226,7 @@ public final class HarnessRunner implements AutoCloseable {
             return true;
         }
         AtomicBoolean flag = preparing.get(runId);
-        if (flag == null) {
+        if (flag == null || processEnded.contains(runId)) {
             return false;
         }
         flag.set(true);
@@ -237,6 +242,11 @@ public final class HarnessRunner implements AutoCloseable {
             supervisor.close();
             housekeeping.shutdown(); // runs still ending delete their checkouts themselves
         }
+    }
+
+    /** Called by a run once its harness process has ended: later bails are refused. */
+    void processEnded(String runId) {
+        processEnded.add(runId);
     }
 
     private static HarnessListener both(HarnessListener first, HarnessListener second) {

@@ -164,6 +164,7 @@ final class RunExecution {
                 .secrets(secrets)
                 .listener(events)
                 .build());
+        runner.processEnded(runId);
         stage = Stage.CAPTURE;
         status(events, HarnessEvent.Status.CAPTURING, null);
         captured = runner.changes.collect(ws);
@@ -177,6 +178,11 @@ final class RunExecution {
             Execution execution = new Execution(ctx, invocation, outcome.exitCode(), termination,
                     io.resolve("stdout.log"), io.resolve("stderr.log"), captured.changes(), outcome.duration());
             result = imposeTermination(harness.interpret(execution), termination);
+            if (bailed.get() && termination.kind() == Termination.Kind.EXITED && result.outcome() != Outcome.BAILED) {
+                // a bail accepted while the process was exiting: HarnessRunner.bail said yes, so it ends bailed
+                result = result.withOutcome(Outcome.BAILED, "bailed as the harness exited by itself (exit "
+                        + outcome.exitCode() + "); what it did is kept");
+            }
             stage = null; // went through every stage
         }
         if (runner.pushBranches) {

@@ -163,4 +163,14 @@ class HarnessRunnerSafetyTest {
                     .contains("[Create hello.txt]").doesNotContain("You are running headless");
         }
     }
+
+    @Test
+    void aLiveRunsDirIsTheOwnersOnlyAndItsOutputFilesTooWhileItRuns() throws Exception {
+        RunRecord r = runner.run(spec("echo private-output; stat -c 'mode %a %n' \"$SCRATCH/..\" \"$SCRATCH/../io\""
+                + " \"$SCRATCH/../io/stdout.log\" \"$SCRATCH/../io/stderr.log\" \"$SCRATCH/../io/transcript.log\"").build());
+        String transcript = Files.readString(r.resultDir().resolve("transcript.log"));
+        assertThat(transcript).containsPattern("mode 700 \\S*/runs/" + r.runId() + "/scratch/\\.\\.\\n")
+                .containsPattern("mode 600 \\S*/io/stdout.log").containsPattern("mode 600 \\S*/io/stderr.log")
+                .containsPattern("mode 600 \\S*/io/transcript.log");
+    }
 }

@@ -104,14 +104,19 @@ public final class ProcessSupervisor implements AutoCloseable {
         }
     }
 
-    /** Bails a running run from any thread; false when no run with this id is running. */
+    /**
+     * Bails a running run from any thread; it then ends with {@link Termination.Kind#BAILED}.
+     *
+     * @return false when no run with this id is running, its process has already exited by
+     *     itself (the sweep after an exit is not a run to bail), or another stop (a limit, a
+     *     shutdown) was decided first
+     */
     public boolean bail(String runId) {
         ActiveRun a = active.get(Objects.requireNonNull(runId, "runId"));
         if (a == null) {
             return false;
         }
-        a.guard.request(new Termination(Termination.Kind.BAILED, "bailed"));
-        return true;
+        return a.guard.request(new Termination(Termination.Kind.BAILED, "bailed"));
     }
 
     /** The ids of the runs being supervised now. */

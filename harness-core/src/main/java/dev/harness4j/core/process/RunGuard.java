@@ -35,11 +35,27 @@ final class RunGuard {
         lastActivityNanos = System.nanoTime();
     }
 
-    /** Asks the run to stop; false when a stop was already decided. */
+    /** What {@link #seal} leaves: the process has exited, no stop can be decided any more. */
+    private static final Termination SEALED = new Termination(Termination.Kind.EXITED, "exited");
+
+    /** Asks the run to stop; false when a stop was already decided or the process has exited ({@link #seal}). */
     boolean request(Termination termination) {
         boolean first = stop.compareAndSet(null, termination);
         wake();
         return first;
+    }
+
+    /**
+     * Called once the process was seen to exit by itself: from now on {@link #request} refuses.
+     *
+     * @return a stop requested before the seal (it raced the exit and is honoured), or null
+     */
+    Termination seal() {
+        if (stop.compareAndSet(null, SEALED)) {
+            return null;
+        }
+        Termination t = stop.get();
+        return t == SEALED ? null : t;
     }
 
     /** Wakes {@link #await()} (the process exited, or a stop was requested). */

@@ -1,5 +1,7 @@
 package dev.harness4j.core.process;
 
+import dev.harness4j.core.internal.PrivateFiles;
+
 import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Termination;
@@ -62,8 +64,8 @@ final class Supervision {
         OutputStream err = null;
         if (problem == null) {
             try {
-                out = Files.newOutputStream(request.stdoutFile());
-                err = Files.newOutputStream(request.stderrFile());
+                out = PrivateFiles.newOutputStream(request.stdoutFile());
+                err = PrivateFiles.newOutputStream(request.stderrFile());
             } catch (IOException e) {
                 closeQuietly(out);
                 problem = "could not create the output file: " + e;
@@ -116,6 +118,9 @@ final class Supervision {
         p.onExit().thenRun(active.guard::wake);
 
         Termination stopped = watch(p);
+        if (stopped == null) {
+            stopped = active.guard.seal(); // a stop that raced the exit is honoured; later ones are refused
+        }
         if (stopped != null) {
             log.info("run {}: stopping pid {}: {}", request.runId(), pid, stopped.reason());
             RunMarker.stop(request.runId(), pid, startTicks, termGrace);

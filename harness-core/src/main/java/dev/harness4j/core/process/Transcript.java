@@ -1,5 +1,7 @@
 package dev.harness4j.core.process;
 
+import dev.harness4j.core.internal.PrivateFiles;
+
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,7 +24,7 @@ final class Transcript implements AutoCloseable {
 
     Transcript(Path file) throws IOException {
         this.file = file;
-        this.out = new BufferedOutputStream(Files.newOutputStream(file), BUFFER_BYTES);
+        this.out = new BufferedOutputStream(PrivateFiles.newOutputStream(file), BUFFER_BYTES);
     }
 
     /** Writes the end of a line (or a whole line) and a newline. */

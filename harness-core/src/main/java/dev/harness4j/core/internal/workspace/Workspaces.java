@@ -1,5 +1,7 @@
 package dev.harness4j.core.internal.workspace;
 
+import dev.harness4j.core.internal.PrivateFiles;
+
 import dev.harness4j.core.workspace.Baseline;
 import dev.harness4j.core.workspace.NotAGitRepositoryException;
 import dev.harness4j.core.workspace.StateDirNotWritableException;
@@ -250,6 +252,11 @@ public final class Workspaces {
         Path runDir = runs.resolve(runId);
         if (Files.exists(runDir)) {
             throw new WorkspaceException("run directory " + runDir + " already exists; run ids must be unique");
+        }
+        try {
+            PrivateFiles.createDirectory(runDir); // 0700: a live run's output is not redacted yet
+        } catch (IOException e) {
+            throw new StateDirNotWritableException(stateDir, runDir, e);
         }
         Workspace ws = new Workspace(this, runId, runDir, baseline, isolation);
         try {
