@@ -1,5 +1,6 @@
 package dev.harness4j.examples;
 
+import dev.harness4j.testkit.RealCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.harness4j.api.RunSpec;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** How a user runs harnesses and benches from JUnit: the testkit's extension, real Claude Code, scripted models. */
 @ExtendWith(BenchExtension.class)
+@RealCli
 class BenchJUnitExampleTest {
 
     @BeforeEach

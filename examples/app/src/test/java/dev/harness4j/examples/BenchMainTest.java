@@ -1,5 +1,6 @@
 package dev.harness4j.examples;
 
+import dev.harness4j.testkit.RealCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.harness4j.aider.AiderHarness;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The README's main job: the embedded default matrix, and a plan that is refused whole. */
+@RealCli
 class BenchMainTest {
     @TempDir Path state;
 

@@ -1,5 +1,6 @@
 package dev.harness4j.examples;
 
+import dev.harness4j.testkit.RealCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.example.notesagent.NotesAgentHarness;
@@ -12,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
+@RealCli
 class DiscoveryTest {
 
     private final HarnessRegistry registry = HarnessRegistry.fromServices();

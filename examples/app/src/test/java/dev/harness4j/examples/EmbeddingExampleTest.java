@@ -1,5 +1,6 @@
 package dev.harness4j.examples;
 
+import dev.harness4j.testkit.RealCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.example.notesagent.NotesAgentHarness;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@RealCli
 class EmbeddingExampleTest {
 
     @Test

@@ -1,5 +1,6 @@
 package dev.harness4j.testkit.bench;
 
+import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.bench.Bench;
 import dev.harness4j.bench.BenchSummary;
@@ -7,15 +8,11 @@ import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What {@link BenchExtension} gives one test: a started {@link ScriptedModelServer} (requiring
@@ -60,22 +57,10 @@ public final class BenchContext implements AutoCloseable {
         return root.resolve("state");
     }
 
-    /** A git repository with a README and one commit on {@code main}, made on first call. */
+    /** A git repository with a README and one commit on {@code main}, made on first call ({@link GitRepos#withReadme}). */
     public synchronized Path sampleRepo() {
         Path repo = root.resolve("sample-repo");
-        if (Files.exists(repo.resolve(".git"))) {
-            return repo;
-        }
-        try {
-            Files.createDirectories(repo);
-            Files.writeString(repo.resolve("README.md"), "# sample\n", StandardCharsets.UTF_8);
-            git(repo, "init", "-q", "-b", "main");
-            git(repo, "add", "-A");
-            git(repo, "-c", "user.name=harness4j", "-c", "user.email=test@harness4j.dev", "commit", "-q", "-m", "sample");
-            return repo;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the sample repository " + repo, e);
-        }
+        return Files.exists(repo.resolve(".git")) ? repo : GitRepos.withReadme(repo);
     }
 
     /** A runner on the state dir with the scripted provider (built once, closed after the test). */
@@ -131,23 +116,6 @@ public final class BenchContext implements AutoCloseable {
         }
         first.addSuppressed(next);
         return first;
-    }
-
-    private static void git(Path dir, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("git"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        try {
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new IOException("git " + String.join(" ", args) + " failed in " + dir + ": " + out);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while running git in " + dir, e);
-        } finally {
-            p.destroyForcibly();
-        }
     }
 
     private static void deleteTree(Path root) throws IOException {

@@ -1,5 +1,6 @@
 package dev.harness4j.testkit.fake;
 
+import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.HarnessRegistry;
@@ -7,7 +8,6 @@ import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,11 +21,7 @@ public final class FakeFloodMain {
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args[0]);
         long bytes = Long.parseLong(args[1]);
-        Path repo = Files.createDirectories(root.resolve("repo"));
-        git(repo, "init", "-q", "-b", "main");
-        Files.writeString(repo.resolve("README.md"), "flood\n");
-        git(repo, "add", "-A");
-        git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "base");
+        Path repo = GitRepos.withReadme(root.resolve("repo"));
         long t0 = System.nanoTime();
         RunRecord r;
         try (HarnessRunner runner = HarnessRunner.builder().stateDir(root.resolve("state"))
@@ -40,14 +36,5 @@ public final class FakeFloodMain {
                 bytes, transcript, r.result().outcome().wireName(), millis, Runtime.getRuntime().maxMemory() >> 20);
         boolean ok = r.result().outcome() == Outcome.NO_OP && transcript >= bytes;
         System.exit(ok ? 0 : 1);
-    }
-
-    private static void git(Path repo, String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of("git", "-C", repo.toString()));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).inheritIO().start();
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException("git " + cmd + " failed");
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.harness4j.testkit.fake;
 
+import dev.harness4j.testkit.GitRepos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.harness4j.api.HarnessEvent;
@@ -43,11 +44,7 @@ class FakeHarnessRunnerTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        repo = Files.createDirectories(tmp.resolve("repo"));
-        git("init", "-q", "-b", "main");
-        Files.writeString(repo.resolve("README.md"), "hello\n");
-        git("add", "-A");
-        git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "base");
+        repo = GitRepos.withReadme(tmp.resolve("repo"));
         runner = HarnessRunner.builder().stateDir(tmp.resolve("state"))
                 .registry(HarnessRegistry.builder().add(new FakeHarness()).build())
                 .providers(new LocalProvider(KEY))
@@ -114,13 +111,4 @@ class FakeHarnessRunnerTest {
         assertThat(r.resultDir().resolve("transcript.log")).content().contains("***");
     }
 
-    private void git(String... args) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of("git", "-C", repo.toString()), Stream.of(args)).toList())
-                .redirectErrorStream(true);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException("git " + List.of(args) + " failed: " + out);
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package dev.harness4j.testkit.model;
 
+import dev.harness4j.testkit.RealCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The real installed {@code aider} against the scripted server's Chat Completions. aider offers
  * no tools, so {@code writeFile} arrives as a whole-file edit block in the reply text.
  */
+@RealCli
 class AiderEndToEndTest {
     private static final String MODEL = "scripted-aider";
     private static final String KEY = "sk-test-aider";

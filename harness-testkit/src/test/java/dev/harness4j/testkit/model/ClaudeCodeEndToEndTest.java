@@ -1,5 +1,6 @@
 package dev.harness4j.testkit.model;
 
+import dev.harness4j.testkit.RealCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The real installed {@code claude} against the scripted server, in a temp git repository. */
+@RealCli
 class ClaudeCodeEndToEndTest {
     private static final String MODEL = "scripted-claude";
     private static final String KEY = "sk-test-claude";

@@ -1,5 +1,6 @@
 package dev.harness4j.testkit.model;
 
+import dev.harness4j.testkit.RealCli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The real installed {@code opencode} against the scripted server's Chat Completions, in a temp git repository. */
+@RealCli
 class OpencodeEndToEndTest {
     private static final String MODEL = "scripted-oc";
     private static final String KEY = "sk-test-opencode";
