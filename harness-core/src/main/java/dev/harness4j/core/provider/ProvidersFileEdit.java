@@ -4,13 +4,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.harness4j.api.HarnessException;
+import dev.harness4j.core.internal.FileLocks;
 import dev.harness4j.core.internal.Json;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,9 +19,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -49,13 +44,6 @@ final class ProvidersFileEdit {
     /** The suffix of the lock file beside the providers file: {@value}. */
     static final String LOCK_SUFFIX = ".lock";
 
-    private static final ReentrantLock[] JVM_STRIPES = new ReentrantLock[16];
-
-    static {
-        for (int i = 0; i < JVM_STRIPES.length; i++) {
-            JVM_STRIPES[i] = new ReentrantLock();
-        }
-    }
 
     private ProvidersFileEdit() {}
 
@@ -264,40 +252,10 @@ final class ProvidersFileEdit {
 
     private static <T> T locked(Path target, Supplier<T> body) {
         Path lock = target.resolveSibling(target.getFileName() + LOCK_SUFFIX);
-        ReentrantLock stripe = JVM_STRIPES[Math.floorMod(lock.hashCode(), JVM_STRIPES.length)];
-        long deadline = System.nanoTime() + LOCK_TIMEOUT.toNanos();
         try {
-            if (!stripe.tryLock(LOCK_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)) {
-                throw lockTimeout(target, lock);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new HarnessException("interrupted while waiting for the lock on provider config " + target, e);
-        }
-        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            FileLock held = null;
-            while (held == null) {
-                try {
-                    held = ch.tryLock();
-                } catch (OverlappingFileLockException e) {
-                    held = null; // cannot happen under the stripe; treated as "busy"
-                }
-                if (held == null) {
-                    if (System.nanoTime() > deadline) {
-                        throw lockTimeout(target, lock);
-                    }
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
-                }
-            }
-            try {
-                return body.get();
-            } finally {
-                held.release();
-            }
+            return FileLocks.withLock(lock, LOCK_TIMEOUT, () -> lockTimeout(target, lock), body::get);
         } catch (IOException e) {
             throw new ProviderConfigException(target, "could not lock provider config " + lock + ": " + e, e);
-        } finally {
-            stripe.unlock();
         }
     }
 

@@ -5,17 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.core.internal.Json;
 import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.FileLocks;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,8 +22,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -72,14 +67,7 @@ public final class FileQueueStore implements QueueStore {
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
 
     private static final Logger log = LoggerFactory.getLogger(FileQueueStore.class);
-    private static final ReentrantLock[] JVM_STRIPES = new ReentrantLock[64];
     private static final String SUFFIX = ".json";
-
-    static {
-        for (int i = 0; i < JVM_STRIPES.length; i++) {
-            JVM_STRIPES[i] = new ReentrantLock();
-        }
-    }
 
     private final Path dir;
     private final Path finished;
@@ -372,48 +360,18 @@ public final class FileQueueStore implements QueueStore {
     }
 
     private interface Locked<T> {
-        T call();
+        T call() throws IOException;
     }
 
     private <T> T withLock(String id, Locked<T> body) {
         Path lock = lockFile(id);
-        ReentrantLock stripe = JVM_STRIPES[Math.floorMod(lock.hashCode(), JVM_STRIPES.length)];
-        long deadline = System.nanoTime() + lockTimeout.toNanos();
         try {
-            if (!stripe.tryLock(lockTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
-                throw timeout(id);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new HarnessException("interrupted while waiting for the lock on queue entry " + id, e);
-        }
-        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            FileLock held = null;
-            while (held == null) {
-                try {
-                    held = ch.tryLock();
-                } catch (OverlappingFileLockException e) {
-                    held = null; // cannot happen under the stripe; treated as "busy"
-                }
-                if (held == null) {
-                    if (System.nanoTime() > deadline) {
-                        throw timeout(id);
-                    }
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
-                }
-            }
-            try {
-                return body.call();
-            } finally {
-                held.release();
-            }
+            return FileLocks.withLock(lock, lockTimeout, () -> timeout(id), body::call);
         } catch (FileAlreadyExistsException e) {
             throw new HarnessException("queue entry " + id + " already exists in " + dir, e);
         } catch (IOException e) {
             throw new HarnessException("cannot lock queue entry " + lock + ": " + e
                     + (Files.isDirectory(dir) ? "" : " (the queue directory was deleted)"), e);
-        } finally {
-            stripe.unlock();
         }
     }
 
