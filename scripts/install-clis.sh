@@ -7,12 +7,14 @@
 # Layout:
 #   $HARNESS4J_TOOLS/npm/node_modules/.bin/{claude,opencode}
 #   $HARNESS4J_TOOLS/aider-venv/bin/aider
-#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider}   symlinks: put this on PATH
+#   $HARNESS4J_TOOLS/codex-npm/node_modules/.bin/codex   (its own prefix; the binary is in @openai/codex-linux-*)
+#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex}   symlinks: put this on PATH
 set -euo pipefail
 
 CLAUDE_VERSION=2.1.197
 OPENCODE_VERSION=1.18.33
 AIDER_VERSION=0.86.2
+CODEX_VERSION=0.169.0
 
 TOOLS="${HARNESS4J_TOOLS:-$HOME/.cache/harness4j/tools}"
 mkdir -p "$TOOLS/bin"
@@ -47,5 +49,19 @@ else
   touch "$aider_stamp"
 fi
 ln -sf "$TOOLS/aider-venv/bin/aider" "$TOOLS/bin/aider"
+
+codex_stamp="$TOOLS/codex-npm/.stamp-codex-$CODEX_VERSION"
+if [ -f "$codex_stamp" ] && [ -x "$TOOLS/codex-npm/node_modules/.bin/codex" ]; then
+  log "@openai/codex $CODEX_VERSION already installed"
+else
+  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
+  log "installing @openai/codex@$CODEX_VERSION"
+  mkdir -p "$TOOLS/codex-npm"
+  rm -f "$TOOLS"/codex-npm/.stamp-*
+  [ -f "$TOOLS/codex-npm/package.json" ] || echo '{"name":"harness4j-codex","private":true}' > "$TOOLS/codex-npm/package.json"
+  npm install --prefix "$TOOLS/codex-npm" --no-audit --no-fund --loglevel=error "@openai/codex@$CODEX_VERSION" >&2
+  touch "$codex_stamp"
+fi
+ln -sf "$TOOLS/codex-npm/node_modules/.bin/codex" "$TOOLS/bin/codex"
 
 log "tools ready in $TOOLS/bin"

@@ -19,8 +19,8 @@ class DiscoveryTest {
     private final HarnessRegistry registry = HarnessRegistry.fromServices();
 
     @Test
-    void discoversTheThreeAdaptersAndAThirdPartyOne() {
-        assertThat(registry.ids()).containsExactly("aider", "claude-code", NotesAgentHarness.ID, "opencode");
+    void discoversTheBundledAdaptersAndAThirdPartyOne() {
+        assertThat(registry.ids()).containsExactly("aider", "claude-code", "codex", NotesAgentHarness.ID, "opencode");
         assertThat(registry.loadFailures()).isEmpty();
         assertThat(registry.require("claude-code").completionMode()).isEqualTo(CompletionMode.STRUCTURED);
         assertThat(registry.require("opencode").completionMode()).isEqualTo(CompletionMode.OPAQUE);
@@ -28,7 +28,7 @@ class DiscoveryTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"claude-code, 2.1.197", "opencode, 1.18.33", "aider, 0.86.2"})
+    @CsvSource({"claude-code, 2.1.197", "opencode, 1.18.33", "aider, 0.86.2", "codex, 0.169.0"})
     void probesTheVersionOfEachRealInstalledCli(String id, String pinned) {
         Clis.require(registry.require(id));
 

@@ -1,0 +1,89 @@
+package dev.harness4j.codex;
+
+import dev.harness4j.api.ApiStyle;
+import dev.harness4j.api.HarnessContext;
+import dev.harness4j.api.HarnessException;
+import dev.harness4j.api.ResolvedProvider;
+
+/**
+ * Renders the per-run {@code $CODEX_HOME/config.toml}: one model provider pointing at the run's
+ * endpoint over the Responses API, the run's model, no approvals, no sandbox of its own, no
+ * update check, no analytics, no history. Pure: returns text.
+ *
+ * <p>The key never appears in the file: the provider names {@value #KEY_ENV} as its {@code
+ * env_key}, and the value travels as a secret environment variable.
+ */
+final class CodexConfig {
+    /** The provider id the config declares and selects. */
+    static final String PROVIDER_ID = "harness4j";
+
+    /** The variable that carries the key; the config names it, the value is never written. */
+    static final String KEY_ENV = "HARNESS4J_CODEX_API_KEY";
+
+    private CodexConfig() {}
+
+    /** Refuses an endpoint that does not serve the OpenAI API, the only one Codex speaks. */
+    static void requireOpenAi(ResolvedProvider provider) {
+        if (!provider.serves(ApiStyle.OPENAI)) {
+            throw new HarnessException("codex cannot talk to provider '" + provider.name() + "': it serves "
+                    + provider.apiStyles() + ", but Codex speaks only OpenAI's Responses API (POST /v1/responses); "
+                    + "declare the endpoint's OpenAI API if it serves /v1/responses, or run this provider with "
+                    + "another harness");
+        }
+    }
+
+    /** The config file's text. */
+    static String render(HarnessContext context) {
+        ResolvedProvider provider = context.provider();
+        requireOpenAi(provider);
+        StringBuilder t = new StringBuilder();
+        t.append("# written by harness4j for run ").append(context.runId()).append('\n');
+        kv(t, "model", context.model());
+        kv(t, "model_provider", PROVIDER_ID);
+        kv(t, "approval_policy", "never");
+        kv(t, "sandbox_mode", "danger-full-access");
+        t.append("check_for_update_on_startup = false\n");
+        if (context.systemPrompt() != null && !context.systemPrompt().isBlank()) {
+            kv(t, "developer_instructions", context.systemPrompt());
+        }
+        t.append("\n[analytics]\nenabled = false\n");
+        t.append("\n[feedback]\nenabled = false\n");
+        t.append("\n[history]\n");
+        kv(t, "persistence", "none");
+        t.append("\n[model_providers.").append(PROVIDER_ID).append("]\n");
+        kv(t, "name", "harness4j " + provider.name());
+        kv(t, "base_url", provider.v1Url());
+        kv(t, "wire_api", "responses");
+        if (provider.secret() != null) {
+            kv(t, "env_key", KEY_ENV); // sent as Authorization: Bearer
+        }
+        return t.toString();
+    }
+
+    private static void kv(StringBuilder t, String key, String value) {
+        t.append(key).append(" = ").append(quote(value)).append('\n');
+    }
+
+    /** A TOML basic string: quotes, backslashes and control characters escaped. */
+    static String quote(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == 0x7f) {
+                        b.append(String.format("\\u%04X", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.append('"').toString();
+    }
+}

@@ -1,0 +1,63 @@
+package dev.harness4j.codex;
+
+import dev.harness4j.api.HarnessContext;
+import dev.harness4j.api.Invocation;
+import java.nio.file.Path;
+
+/**
+ * Translates a run context into the {@code codex exec} invocation: argv, the per-run {@code
+ * CODEX_HOME} with its config file, and the environment. Pure: no I/O. Package-private; {@link
+ * CodexHarness} is the public face.
+ */
+final class CodexInvocations {
+    /** The per-run {@code CODEX_HOME}, relative to the scratch dir: config, state databases, helpers. */
+    static final String HOME_DIR = "codex/home";
+
+    /** The config file, relative to the scratch dir. */
+    static final String CONFIG_FILE = HOME_DIR + "/config.toml";
+
+    /**
+     * What Codex logs to stderr: errors, each HTTP response's status and headers (for a rate
+     * limit's reset time), and each Responses API event (for the model that answered).
+     */
+    static final String RUST_LOG = "error,codex_http_client::client=debug,codex_api::sse::responses=trace";
+
+    /**
+     * Inherited variables removed before the run's own are set: {@code OPENAI_*} and {@code
+     * CODEX_*} (a stray key, base URL or {@code CODEX_HOME} must not redirect the run), {@code
+     * RUST_LOG} (replaced) and {@code RUST_BACKTRACE}.
+     */
+    static final String[] REMOVED_ENVIRONMENT = {"OPENAI_*", "CODEX_*", "RUST_LOG", "RUST_BACKTRACE"};
+
+    private CodexInvocations() {}
+
+    static Invocation of(HarnessContext context) {
+        Path workspace = context.workspace().toAbsolutePath().normalize();
+        Path scratch = context.scratchDir().toAbsolutePath().normalize();
+        Invocation.Builder b = Invocation.builder(context.executable(),
+                "exec",
+                "--json",
+                "--color", "never",
+                "--ephemeral",
+                "--skip-git-repo-check",
+                "--dangerously-bypass-approvals-and-sandbox",
+                "--model", context.model(),
+                "--cd", workspace.toString(),
+                // "-": the prompt is read from stdin (core writes it, then closes the pipe); an argv
+                // prompt would be visible to the agent's own pkill -f
+                "-");
+        b.stdin(context.prompt()).workingDir(workspace);
+        b.file(CONFIG_FILE, CodexConfig.render(context));
+        for (String name : REMOVED_ENVIRONMENT) {
+            b.removeEnv(name);
+        }
+        b.env("CODEX_HOME", scratch.resolve(HOME_DIR).toString())
+                .env("RUST_LOG", RUST_LOG)
+                .env("NO_COLOR", "1")
+                .env("PWD", workspace.toString());
+        if (context.provider().secret() != null) {
+            b.secretEnv(CodexConfig.KEY_ENV, context.provider().secret().reveal());
+        }
+        return b.build();
+    }
+}
