@@ -7,14 +7,16 @@
 # Layout:
 #   $HARNESS4J_TOOLS/npm/node_modules/.bin/{claude,opencode}
 #   $HARNESS4J_TOOLS/aider-venv/bin/aider
+#   $HARNESS4J_TOOLS/mini-swe-agent-venv/bin/mini
 #   $HARNESS4J_TOOLS/codex-npm/node_modules/.bin/codex   (its own prefix; the binary is in @openai/codex-linux-*)
-#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex}   symlinks: put this on PATH
+#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex}   symlinks; bin/mini-swe-agent a wrapper: put this on PATH
 set -euo pipefail
 
 CLAUDE_VERSION=2.1.197
 OPENCODE_VERSION=1.18.33
 AIDER_VERSION=0.86.2
 CODEX_VERSION=0.169.0
+MINI_SWE_AGENT_VERSION=2.4.6
 
 TOOLS="${HARNESS4J_TOOLS:-$HOME/.cache/harness4j/tools}"
 mkdir -p "$TOOLS/bin"
@@ -63,5 +65,28 @@ else
   touch "$codex_stamp"
 fi
 ln -sf "$TOOLS/codex-npm/node_modules/.bin/codex" "$TOOLS/bin/codex"
+
+mswea_stamp="$TOOLS/mini-swe-agent-venv/.stamp-mini-swe-agent-$MINI_SWE_AGENT_VERSION"
+if [ -f "$mswea_stamp" ] && [ -x "$TOOLS/mini-swe-agent-venv/bin/mini" ]; then
+  log "mini-swe-agent $MINI_SWE_AGENT_VERSION already installed"
+else
+  log "installing mini-swe-agent==$MINI_SWE_AGENT_VERSION into its own virtualenv"
+  PY="${HARNESS4J_PYTHON:-python3}"
+  rm -rf "$TOOLS/mini-swe-agent-venv"
+  "$PY" -m venv "$TOOLS/mini-swe-agent-venv"
+  "$TOOLS/mini-swe-agent-venv/bin/pip" install --quiet --disable-pip-version-check "mini-swe-agent==$MINI_SWE_AGENT_VERSION" >&2
+  touch "$mswea_stamp"
+fi
+# a wrapper, not a link: it answers --version without importing minisweagent, whose import
+# creates its global config dir (in HOME unless MSWEA_GLOBAL_CONFIG_DIR is set)
+rm -f "$TOOLS/bin/mini-swe-agent"
+cat > "$TOOLS/bin/mini-swe-agent" <<WRAPPER
+#!/bin/sh
+if [ "\$#" = 1 ] && [ "\$1" = --version ]; then
+  exec "$TOOLS/mini-swe-agent-venv/bin/python" -c 'import importlib.metadata as m; print("mini-swe-agent", m.version("mini-swe-agent"))'
+fi
+exec "$TOOLS/mini-swe-agent-venv/bin/mini" "\$@"
+WRAPPER
+chmod +x "$TOOLS/bin/mini-swe-agent"
 
 log "tools ready in $TOOLS/bin"
