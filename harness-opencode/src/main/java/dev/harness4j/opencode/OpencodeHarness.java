@@ -35,6 +35,14 @@ import java.util.List;
  *       XDG_STATE_HOME} in the scratch dir; {@code OPENCODE_DISABLE_MODELS_FETCH=1} and the
  *       other switches that stop downloads, sharing and reading {@code ~/.claude};
  *       {@code ANTHROPIC_*}, {@code OPENAI_*} and a user's {@code OPENCODE_*} removed.
+ *   <li>no download and nothing written outside the scratch dir: opencode installs its plugin
+ *       SDK ({@code @opencode-ai/plugin}, about 60 MB with its dependencies) into every config
+ *       dir it loads, from the npm registry through {@code ~/.npm}, which for a fresh per-run
+ *       config dir meant every run. A run loads no plugins, so the per-run config dir is seeded
+ *       to show the SDK as installed and opencode installs nothing; {@code npm_config_cache}
+ *       points into the scratch dir and {@code npm_config_offline=true}, so a project's own
+ *       {@code .opencode} dir with plugins fails to install them instead of reaching the
+ *       network or the user's HOME.
  * </ul>
  *
  * <h2>Isolation caveat</h2>

@@ -3,6 +3,7 @@ package dev.harness4j.opencode;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.Invocation;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * Translates a run context into the {@code opencode run} invocation: argv, per-run config file,
@@ -21,6 +22,39 @@ final class OpencodeInvocations {
 
     /** The XDG base dirs, relative to the scratch dir; even {@code --help} writes below them. */
     static final String XDG_DIR = HOME_DIR + "/xdg";
+
+    /** opencode's global config dir ({@code $XDG_CONFIG_HOME/opencode}), relative to the scratch dir. */
+    static final String GLOBAL_CONFIG_DIR = XDG_DIR + "/config/opencode";
+
+    /** npm's cache for anything opencode's embedded npm still does, relative to the scratch dir. */
+    static final String NPM_CACHE_DIR = HOME_DIR + "/npm-cache";
+
+    /**
+     * The package opencode adds to every config dir it loads and installs there with its embedded
+     * npm, from the npm registry, unless the dir's {@code package-lock.json} already lists it and
+     * a {@code node_modules} dir exists. It is the SDK that a user's plugins and custom tools in
+     * that dir import; nothing else loads it.
+     */
+    static final String PLUGIN_SDK = "@opencode-ai/plugin";
+
+    /**
+     * What is written into the per-run global config dir so that opencode sees its plugin SDK as
+     * installed: {@code package.json}, {@code package-lock.json} (opencode compares only the
+     * dependency <em>names</em> of the two) and a {@code node_modules} dir. Without them opencode
+     * installs the SDK and its dependencies (about 60 MB) into this fresh dir on every run, from
+     * the npm registry and through the user's {@code ~/.npm}, which costs seconds, needs the
+     * network and writes the user's HOME. The per-run config dir holds no plugins and no custom
+     * tools, so nothing ever imports the SDK: it need not be installed anywhere, at install time
+     * or at run time.
+     */
+    static final Map<String, String> PLUGIN_SDK_SEED = Map.of(
+            GLOBAL_CONFIG_DIR + "/package.json",
+            "{\"dependencies\":{\"" + PLUGIN_SDK + "\":\"*\"}}\n",
+            GLOBAL_CONFIG_DIR + "/package-lock.json",
+            "{\"name\":\"opencode\",\"lockfileVersion\":3,\"requires\":true,\"packages\":{\"\":"
+                    + "{\"dependencies\":{\"" + PLUGIN_SDK + "\":\"*\"}}}}\n",
+            GLOBAL_CONFIG_DIR + "/node_modules/README.harness4j",
+            "harness4j: this run loads no opencode plugins, so " + PLUGIN_SDK + " is not installed here.\n");
 
     /**
      * Inherited variables removed before the run's own are set: {@code ANTHROPIC_*} and {@code
@@ -56,6 +90,7 @@ final class OpencodeInvocations {
         if (hasSystemPrompt) {
             b.file(SYSTEM_PROMPT_FILE, context.systemPrompt());
         }
+        PLUGIN_SDK_SEED.forEach(b::file);
 
         for (String name : REMOVED_ENVIRONMENT) {
             b.removeEnv(name);
@@ -67,6 +102,10 @@ final class OpencodeInvocations {
                 .env("XDG_CACHE_HOME", xdg.resolve("cache").toString())
                 .env("XDG_STATE_HOME", xdg.resolve("state").toString())
                 .env("PWD", workspace.toString())
+                // whatever opencode's embedded npm still does (a project's own .opencode dir with
+                // plugins) stays in the scratch dir and off the network: never the user's ~/.npm
+                .env("npm_config_cache", scratch.resolve(NPM_CACHE_DIR).toString())
+                .env("npm_config_offline", "true")
                 .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
                 .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
                 .env("OPENCODE_DISABLE_SHARE", "1")

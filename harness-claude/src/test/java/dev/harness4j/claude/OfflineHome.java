@@ -1,0 +1,131 @@
+package dev.harness4j.claude;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+
+/**
+ * A fake HOME and a network that ends at loopback, for runs that must neither write the user's
+ * HOME nor reach anything but the model endpoint.
+ *
+ * <p>The HOME is seeded with the dirs package managers and CLIs write to ({@code .npm}, {@code
+ * .cache}, {@code .config}, {@code .local}). Every proxy variable, the npm registry and the pip
+ * index point at a loopback trap that records the first line of every connection and closes it;
+ * {@code NO_PROXY} exempts loopback, so the scripted model server stays reachable.
+ */
+final class OfflineHome implements AutoCloseable {
+    private final Path home;
+    private final ServerSocket trap;
+    private final List<String> trapped = new CopyOnWriteArrayList<>();
+    private final Thread acceptor;
+
+    OfflineHome(Path home) throws IOException {
+        this.home = home;
+        for (String rel : List.of(".npm/_cacache/index-v5/00/seed", ".cache/seed/seed.txt",
+                ".config/seed/seed.json", ".local/share/seed/seed.txt", ".local/state/seed/seed.txt")) {
+            Path f = home.resolve(rel);
+            Files.createDirectories(f.getParent());
+            Files.writeString(f, "seeded by the test\n");
+        }
+        trap = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        acceptor = new Thread(this::accept, "offline-home-trap");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    private void accept() {
+        while (!trap.isClosed()) {
+            try (Socket s = trap.accept()) {
+                s.setSoTimeout(2000);
+                trapped.add(firstLine(s.getInputStream()));
+            } catch (IOException e) {
+                if (trap.isClosed()) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private static String firstLine(InputStream in) {
+        StringBuilder sb = new StringBuilder();
+        try {
+            int c;
+            while ((c = in.read()) != -1 && c != '\n' && sb.length() < 300) {
+                sb.append((char) c);
+            }
+        } catch (IOException e) {
+            sb.append("<no request line: ").append(e.getMessage()).append('>');
+        }
+        return sb.toString().strip();
+    }
+
+    /** The fake HOME. */
+    Path home() {
+        return home;
+    }
+
+    /**
+     * This JVM's environment with HOME in the fake one, the XDG base dirs unset (so they default
+     * below HOME), and every way out of the machine pointed at the trap.
+     */
+    Map<String, String> environment() {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.keySet().removeIf(k -> k.startsWith("XDG_") || k.toLowerCase().endsWith("_proxy")
+                || k.toLowerCase().startsWith("npm_config_") || k.startsWith("PIP_"));
+        String url = "http://127.0.0.1:" + trap.getLocalPort();
+        env.put("HOME", home.toString());
+        for (String name : List.of("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")) {
+            env.put(name, url);
+        }
+        env.put("NO_PROXY", "127.0.0.1,localhost");
+        env.put("no_proxy", "127.0.0.1,localhost");
+        env.put("npm_config_registry", url + "/");
+        env.put("PIP_INDEX_URL", url + "/simple/");
+        return env;
+    }
+
+    /** The first line of every connection the trap received (requests that tried to leave loopback). */
+    List<String> trapped() {
+        return List.copyOf(trapped);
+    }
+
+    /** Every path below the fake HOME with its content and modification time. */
+    Map<String, String> snapshot() {
+        Map<String, String> out = new java.util.TreeMap<>();
+        try (Stream<Path> walk = Files.walk(home)) {
+            for (Path p : walk.toList()) {
+                String rel = home.relativize(p).toString();
+                if (Files.isRegularFile(p)) {
+                    MessageDigest md = MessageDigest.getInstance("SHA-256");
+                    out.put(rel, HexFormat.of().formatHex(md.digest(Files.readAllBytes(p))) + "@"
+                            + Files.getLastModifiedTime(p).toMillis());
+                } else {
+                    out.put(rel, Files.isDirectory(p) ? "dir" : "other");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        return out;
+    }
+
+    @Override
+    public void close() throws IOException {
+        trap.close();
+    }
+}
