@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -33,6 +34,8 @@ import java.util.function.Consumer;
  * @param stderr the file holding everything the process wrote to stderr
  * @param changes what changed in the workspace
  * @param duration wall time from start to exit
+ * @param finishedAt when the process exited or was stopped, or {@code null} when not known; with
+ *     {@code duration} it dates what the process printed, e.g. a relative rate-limit wait
  */
 public record Execution(
         HarnessContext context,
@@ -42,7 +45,8 @@ public record Execution(
         Path stdout,
         Path stderr,
         GitChanges changes,
-        Duration duration) {
+        Duration duration,
+        Instant finishedAt) {
 
     /** The longest line the line helpers hand over, in chars (4 Mi); longer lines are cut. */
     public static final int MAX_LINE_CHARS = 4 * 1024 * 1024;
@@ -59,6 +63,7 @@ public record Execution(
      * @param stderr the file holding everything the process wrote to stderr
      * @param changes what changed in the workspace
      * @param duration wall time from start to exit
+     * @param finishedAt when the process exited or was stopped, or {@code null} when not known
      */
     public Execution {
         Objects.requireNonNull(context, "context");
@@ -68,6 +73,24 @@ public record Execution(
         Objects.requireNonNull(stderr, "stderr");
         Objects.requireNonNull(changes, "changes");
         Objects.requireNonNull(duration, "duration");
+    }
+
+    /**
+     * An execution whose end time is not known ({@code finishedAt} is {@code null}).
+     *
+     * @param context the context the invocation was prepared from
+     * @param invocation what was started
+     * @param exitCode the process's exit code, or {@code null} when it never started or was killed
+     *     before an exit code could be read
+     * @param termination why it ended
+     * @param stdout the file holding everything the process wrote to stdout
+     * @param stderr the file holding everything the process wrote to stderr
+     * @param changes what changed in the workspace
+     * @param duration wall time from start to exit
+     */
+    public Execution(HarnessContext context, Invocation invocation, Integer exitCode, Termination termination,
+            Path stdout, Path stderr, GitChanges changes, Duration duration) {
+        this(context, invocation, exitCode, termination, stdout, stderr, changes, duration, null);
     }
 
     /**

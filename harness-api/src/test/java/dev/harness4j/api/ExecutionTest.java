@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -60,6 +61,17 @@ class ExecutionTest {
         assertThat(ex.stdoutTail(2)).containsExactly("two", "three");
         assertThat(ex.stderrTail(2)).isEmpty();
         assertThat(ex.stdoutTailText(6)).isEqualTo("three\n");
+    }
+
+    @Test
+    void carriesWhenTheProcessEndedOrNullWhenNotKnown(@TempDir Path dir) {
+        Execution unknown = execution(dir, dir.resolve("out"));
+        Instant at = Instant.parse("2026-12-01T12:00:00Z");
+        Execution known = new Execution(unknown.context(), unknown.invocation(), 0, Termination.exited(),
+                unknown.stdout(), unknown.stderr(), unknown.changes(), unknown.duration(), at);
+
+        assertThat(unknown.finishedAt()).isNull();
+        assertThat(known.finishedAt()).isEqualTo(at);
     }
 
     private static Execution execution(Path dir, Path stdout) {

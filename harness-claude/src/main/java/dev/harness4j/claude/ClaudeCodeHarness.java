@@ -123,9 +123,16 @@ public final class ClaudeCodeHarness implements Harness {
         return ClaudeInvocations.of(context);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A relative rate-limit wait ("retry after 30 s") counts from the end of the process when
+     * the execution says when that was, else from this adapter's clock.
+     */
     @Override
     public HarnessResult interpret(Execution execution) {
-        return ClaudeResults.interpret(execution, clock.instant());
+        return ClaudeResults.interpret(execution,
+                execution.finishedAt() != null ? execution.finishedAt() : clock.instant());
     }
 
     /** {@code claude auth status --json} with the run's config dir and key; makes no model call. */

@@ -176,7 +176,8 @@ final class RunExecution {
                     .reason("the harness process could not start: " + termination.reason()).build();
         } else {
             Execution execution = new Execution(ctx, invocation, outcome.exitCode(), termination,
-                    io.resolve("stdout.log"), io.resolve("stderr.log"), captured.changes(), outcome.duration());
+                    io.resolve("stdout.log"), io.resolve("stderr.log"), captured.changes(), outcome.duration(),
+                    outcome.finishedAt());
             result = imposeTermination(harness.interpret(execution), termination);
             if (bailed.get() && termination.kind() == Termination.Kind.EXITED && result.outcome() != Outcome.BAILED) {
                 // a bail accepted while the process was exiting: HarnessRunner.bail said yes, so it ends bailed
@@ -222,7 +223,7 @@ final class RunExecution {
             }
             Login l = harness.interpretLogin(new Execution(ctx, inv, o.exitCode(), o.termination(),
                     io.resolve("login-stdout.log"), io.resolve("login-stderr.log"),
-                    GitChanges.none(baseline.commit()), o.duration()));
+                    GitChanges.none(baseline.commit()), o.duration(), o.finishedAt()));
             return l != null ? l : Login.unknown();
         } catch (InterruptedException e) {
             throw e;
