@@ -134,6 +134,16 @@ public final class Scenario {
         }
 
         /**
+         * A turn that fails with 429, a {@code retry-after} header and {@code message} in the
+         * provider's error shape, e.g. OpenAI's {@code "Rate limit reached ... Please try again
+         * in 20s."}, whose wait differs from the header's.
+         */
+        public Builder failRateLimited(Duration retryAfter, String message) {
+            Objects.requireNonNull(retryAfter, "retryAfter");
+            return add(new Step.Fail(429, Objects.requireNonNull(message, "message"), retryAfter));
+        }
+
+        /**
          * A turn that fails with 400 and a context-length message: {@link #CONTEXT_LENGTH_MESSAGE}
          * on the Anthropic API, {@link #OPENAI_CONTEXT_LENGTH_MESSAGE} (code {@code
          * context_length_exceeded}) on the OpenAI APIs.
