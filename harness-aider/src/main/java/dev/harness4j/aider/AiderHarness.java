@@ -11,6 +11,7 @@ import dev.harness4j.api.Outcome;
 import dev.harness4j.api.Outcomes;
 import dev.harness4j.api.Secret;
 import dev.harness4j.api.Termination;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -34,9 +35,12 @@ import java.util.List;
  *
  * <p>Outcome: a guard stop or start failure wins; then the error aider's output shows it gave up
  * on (rate limit, auth, context overflow, bad request, transient; its exit code is 0 for those);
- * then the exit code and git (auto-commits move HEAD; without them the tree is dirty). Tokens are
- * the sum of its {@code Tokens:} lines and cost its last session cost ({@link UsageLines}); which
- * model answered is unmeasured (aider does not print it).
+ * then the exit code and git (auto-commits move HEAD; without them the tree is dirty). A rate
+ * limit's reset time is the wait its error text names ({@code Please try again in 20s}) counted
+ * from the end of the process. Tokens are the sum of its {@code Tokens:} lines, labelled an
+ * estimate when aider streamed (it then counts with its own tokenizer), and cost its last session
+ * cost; a request the endpoint rejected is no usage ({@link UsageLines}); which model answered is
+ * unmeasured (aider does not print it).
  */
 public final class AiderHarness implements Harness {
     /** This adapter's id. */
@@ -75,6 +79,7 @@ public final class AiderHarness implements Harness {
 
         Outcome outcome;
         String reason;
+        Instant retryAt = null;
         Termination termination = execution.termination();
         Outcome imposed = Outcomes.fromTermination(termination).orElse(null);
         if (imposed != null) {
@@ -85,6 +90,9 @@ public final class AiderHarness implements Harness {
         } else if (output.finalError().isPresent()) {
             outcome = output.finalError().get().outcome();
             reason = "aider gave up on a model call: " + output.finalError().get().text();
+            if (outcome == Outcome.RATE_LIMITED) {
+                retryAt = retryAt(output.finalError().get().text(), execution);
+            }
         } else if (!execution.exitedCleanly()) {
             outcome = Outcome.ERROR;
             List<String> tail = execution.stderrTail(3);
@@ -105,9 +113,23 @@ public final class AiderHarness implements Harness {
 
         return HarnessResult.builder(outcome, execution.context().model())
                 .reason(redact(reason, execution))
-                .tokens(output.usage().tokens())
+                .tokens(output.usage().tokens(AiderOptions.from(execution.context()).stream()))
                 .cost(output.usage().cost().orElse(null))
+                .retryAt(retryAt)
                 .build();
+    }
+
+    /**
+     * When a rate limit aider gave up on resets: the wait its last error text names ({@code
+     * Please try again in 20s}) counted from the end of the process, since aider exits right
+     * after giving up. {@code null} when the text names no wait or the end time is unknown;
+     * aider never prints the {@code retry-after} header.
+     */
+    static Instant retryAt(String errorText, Execution execution) {
+        if (execution.finishedAt() == null) {
+            return null;
+        }
+        return RetryWaits.in(errorText).map(execution.finishedAt()::plus).orElse(null);
     }
 
     private static String suffix(String detail) {

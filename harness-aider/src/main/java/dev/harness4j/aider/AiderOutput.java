@@ -32,7 +32,13 @@ final class AiderOutput {
         }
     }
 
-    private static final Pattern LITELLM = Pattern.compile("^litellm\\.(\\w+):.*$");
+    /**
+     * LiteLLM's exception line: {@code litellm.<Name>: ...}. It usually starts a line, but after
+     * a connection dropped mid-answer it follows the partial streamed text on the same line
+     * ({@code I will crealitellm.APIConnectionError: ...}), so it is searched anywhere; away from
+     * the line's start only a known exception name counts.
+     */
+    private static final Pattern LITELLM = Pattern.compile("litellm\\.(\\w+):");
     private static final Pattern TOKEN_LIMIT = Pattern.compile("^Model \\S+ has hit a token limit!.*$");
 
     /** LiteLLM exception names (aider's {@code exceptions.EXCEPTIONS}) by the outcome they mean. */
@@ -87,13 +93,9 @@ final class AiderOutput {
             pending = null; // only the weak model's commit message failed; aider commits anyway
             return;
         }
-        Matcher m = LITELLM.matcher(line);
-        if (m.matches()) {
-            Outcome o = LITELLM_ERRORS.getOrDefault(m.group(1), Outcome.ERROR);
-            if ((o == Outcome.BAD_REQUEST || o == Outcome.TRANSIENT) && Outcomes.mentionsContextOverflow(line)) {
-                o = Outcome.CONTEXT_OVERFLOW;
-            }
-            pending = new Failure(o, line);
+        Failure litellm = litellmError(line);
+        if (litellm != null) {
+            pending = litellm;
             return;
         }
         for (Map.Entry<String, Outcome> e : FRIENDLY.entrySet()) {
@@ -103,6 +105,8 @@ final class AiderOutput {
             }
         }
         if (TOKEN_LIMIT.matcher(line).matches()) {
+            // aider printed its pre-send count of the request the endpoint just rejected: no usage
+            usage.retractLast();
             pending = new Failure(Outcome.CONTEXT_OVERFLOW, line + " (the prompt and reply exceeded the model's token limit)");
             return;
         }
@@ -111,6 +115,24 @@ final class AiderOutput {
         } else if (line.startsWith("Traceback (most recent call last):")) {
             soft = new Failure(Outcome.ERROR, "aider printed a Python traceback (see the transcript)");
         }
+    }
+
+    /** LiteLLM's exception on this line, from its name on; {@code null} when there is none. */
+    private static Failure litellmError(String line) {
+        Matcher m = LITELLM.matcher(line);
+        while (m.find()) {
+            Outcome known = LITELLM_ERRORS.get(m.group(1));
+            if (known == null && m.start() > 0) {
+                continue; // "litellm.x:" inside someone's text is no exception line
+            }
+            String text = line.substring(m.start());
+            Outcome o = known == null ? Outcome.ERROR : known;
+            if ((o == Outcome.BAD_REQUEST || o == Outcome.TRANSIENT) && Outcomes.mentionsContextOverflow(text)) {
+                o = Outcome.CONTEXT_OVERFLOW;
+            }
+            return new Failure(o, text);
+        }
+        return null;
     }
 
     /** The error the run ended with: one that no later successful reply superseded. */

@@ -25,6 +25,12 @@ import java.util.regex.Pattern;
  * excludes: input = sent - cache hit - cache write. A cache part aider does not print (it omits
  * zeros) is unmeasured, not 0. A {@code Cost:} line appears only for models aider has prices for
  * (LiteLLM's bundled price table); without one the cost is unmeasured.
+ *
+ * <p>Which figures these are depends on how aider talked to the model: with {@code --no-stream}
+ * its lines carry the endpoint's usage; streaming (aider's default) they carry counts of its own
+ * tokenizer, an estimate ({@link #tokens(boolean)}). After a request the endpoint rejected (a
+ * context-window overflow) aider still prints its pre-send count; {@link #retractLast()} takes
+ * such a line back.
  */
 final class UsageLines {
     private static final String COUNT = "(\\d+(?:\\.\\d+)?k?)";
@@ -43,6 +49,8 @@ final class UsageLines {
     private Long cacheWrite;
     private Long cacheHit;
     private BigDecimal sessionCost;
+    /** The state before the last {@code Tokens:} line, for {@link #retractLast()}; {@code null} after it. */
+    private UsageLines beforeLast;
 
     /**
      * Reads one output line.
@@ -53,6 +61,7 @@ final class UsageLines {
         String line = rawLine.strip();
         Matcher t = TOKENS.matcher(line);
         if (t.matches()) {
+            beforeLast = copy();
             lines++;
             sent += parseCount(t.group(1));
             if (t.group(2) != null) {
@@ -79,18 +88,55 @@ final class UsageLines {
         return true;
     }
 
+    private UsageLines copy() {
+        UsageLines c = new UsageLines();
+        c.lines = lines;
+        c.sent = sent;
+        c.received = received;
+        c.cacheWrite = cacheWrite;
+        c.cacheHit = cacheHit;
+        c.sessionCost = sessionCost;
+        return c;
+    }
+
+    /**
+     * Takes back the last {@code Tokens:} line and the {@code Cost:} line that followed it: they
+     * described a request the endpoint rejected, so they are aider's pre-send count, not usage.
+     *
+     * @return whether there was a line to take back
+     */
+    boolean retractLast() {
+        if (beforeLast == null) {
+            return false;
+        }
+        lines = beforeLast.lines;
+        sent = beforeLast.sent;
+        received = beforeLast.received;
+        cacheWrite = beforeLast.cacheWrite;
+        cacheHit = beforeLast.cacheHit;
+        sessionCost = beforeLast.sessionCost;
+        beforeLast = null;
+        return true;
+    }
+
     /** How many {@code Tokens:} lines were read. */
     int tokenLines() {
         return lines;
     }
 
-    /** The tokens of all lines read; unmeasured when there was none. */
-    TokenUsage tokens() {
+    /**
+     * The tokens of all lines read; unmeasured when there was none.
+     *
+     * @param estimated whether aider counted them itself (it streamed), so that they are labelled
+     *     {@link TokenUsage.Source#ESTIMATE} rather than {@link TokenUsage.Source#ADAPTER}
+     */
+    TokenUsage tokens(boolean estimated) {
         if (lines == 0) {
             return TokenUsage.unmeasured();
         }
         long cached = (cacheHit == null ? 0 : cacheHit) + (cacheWrite == null ? 0 : cacheWrite);
-        return TokenUsage.ofAdapter(Math.max(0, sent - cached), received, cacheHit, cacheWrite);
+        return new TokenUsage(Math.max(0, sent - cached), received, cacheHit, cacheWrite,
+                estimated ? TokenUsage.Source.ESTIMATE : TokenUsage.Source.ADAPTER);
     }
 
     /** The last session cost aider printed, if it printed one. */

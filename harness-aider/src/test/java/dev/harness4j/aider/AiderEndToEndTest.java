@@ -53,6 +53,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 @Execution(ExecutionMode.CONCURRENT)
 class AiderEndToEndTest {
     private static final String KEY = "sk-test-aider";
+    private static final Path CAPTURES = Path.of("target", "aider-captures");
     private static final Pattern TOKENS_LINE = Pattern.compile("Tokens: (\\S+) sent, (\\S+) received\\.");
 
     private Path tmp;
@@ -66,6 +67,7 @@ class AiderEndToEndTest {
     void setUp(@TempDir Path dir) throws Exception {
         tmp = dir;
         Clis.require(new AiderHarness());
+        Files.createDirectories(CAPTURES);
         server = ScriptedModelServer.start().requireKey(KEY);
         baseline = GitRepos.baseline(tmp.resolve("baseline"));
         baselineBefore = repoConfig(baseline);
@@ -221,6 +223,54 @@ class AiderEndToEndTest {
         assertThat(r.changes().changed()).isFalse();
         System.out.printf("aider e2e aider-429: %d model requests%n", server.requests().stream()
                 .filter(q -> "aider-429".equals(q.model())).count());
+    }
+
+    /**
+     * A 429 whose body says when to come back ({@code Please try again in 20s}, OpenAI's wording)
+     * is rate-limited with that reset time. The {@code retry-after} header (1 s here, to keep the
+     * test short: LiteLLM's OpenAI client waits it out before each of its own retries) never
+     * reaches aider's output, so the body's wait is the one the adapter can read; it is counted
+     * from the moment aider gave up, which is when its process ended.
+     */
+    @Test
+    @Order(1)
+    void aRateLimitWithAWaitInItsBodyIsRateLimitedWithARetryAt() throws Exception {
+        Scenario.Builder s = Scenario.builder();
+        for (int i = 0; i < 60; i++) {
+            s.failRateLimited(Duration.ofSeconds(1), "Rate limit reached for requests. Please try again in 20s.");
+        }
+        server.script("aider-429-wait", s.build());
+
+        RunRecord r = run("scripted", "aider-429-wait", Isolation.CLONE, Map.of());
+
+        assertThat(r.result().outcome()).as("outcome; transcript:\n%s", transcript(r)).isEqualTo(Outcome.RATE_LIMITED);
+        assertThat(transcript(r)).contains("Please try again in 20s");
+        assertThat(r.result().retryAt()).as("retry-at; transcript:\n%s", transcript(r))
+                .isNotNull()
+                .isBetween(r.startedAt().plusSeconds(20), r.finishedAt().plusSeconds(20));
+        Files.writeString(CAPTURES.resolve("http-429-try-again.txt"), transcript(r));
+    }
+
+    /**
+     * A connection dropped in the middle of every streamed answer: aider prints LiteLLM's error
+     * on the same line as the partial text ({@code ...because thelitellm.APIConnectionError:
+     * ...}), retries for about a minute, then gives up. That is transient, not a no-op.
+     */
+    @Test
+    @Order(2)
+    void aConnectionDroppedMidAnswerIsTransient() throws Exception {
+        Scenario.Builder s = Scenario.builder();
+        for (int i = 0; i < 60; i++) {
+            s.dropConnection();
+        }
+        server.script("aider-drop", s.build());
+
+        RunRecord r = run("scripted", "aider-drop", Isolation.CLONE, Map.of());
+
+        assertThat(r.result().outcome()).as("outcome; transcript:\n%s", transcript(r)).isEqualTo(Outcome.TRANSIENT);
+        assertThat(r.result().reason()).contains("APIConnectionError");
+        assertThat(r.changes().changed()).isFalse();
+        Files.writeString(CAPTURES.resolve("dropped-connection.txt"), transcript(r));
     }
 
     private static Map<String, String> repoConfig(Path repo) throws IOException {

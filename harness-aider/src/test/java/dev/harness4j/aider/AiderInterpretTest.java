@@ -18,7 +18,9 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class AiderInterpretTest {
     private static final GitChanges MOVED = new GitChanges("a1", "b2", true, false, List.of("hello.txt"), 1, 0);
     private static final GitChanges NONE = GitChanges.none("a1");
+    private static final Instant FINISHED = Instant.parse("2026-12-01T12:00:00Z");
 
     @TempDir
     Path tmp;
@@ -43,12 +46,17 @@ class AiderInterpretTest {
 
     private HarnessResult interpret(String stdout, String stderr, Integer exit, Termination termination,
             GitChanges changes) throws IOException {
+        return interpret(stdout, stderr, exit, termination, changes, Map.of(), FINISHED);
+    }
+
+    private HarnessResult interpret(String stdout, String stderr, Integer exit, Termination termination,
+            GitChanges changes, Map<String, String> options, Instant finishedAt) throws IOException {
         HarnessContext ctx = AiderLaunchTest.context(AiderLaunchTest.provider(Secret.of("sk-test-secret"), ApiStyle.OPENAI))
-                .scratchDir(tmp).build();
+                .scratchDir(tmp).options(options).build();
         Path out = Files.writeString(tmp.resolve("stdout"), stdout);
         Path err = Files.writeString(tmp.resolve("stderr"), stderr);
         return harness.interpret(new Execution(ctx, harness.prepare(ctx), exit, termination, out, err, changes,
-                Duration.ofSeconds(7)));
+                Duration.ofSeconds(7), finishedAt));
     }
 
     private static String transcript(String name) throws IOException {
@@ -64,9 +72,18 @@ class AiderInterpretTest {
 
         assertThat(r.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(r.reason()).isNull();
-        assertThat(r.tokens()).isEqualTo(new TokenUsage(770L, 10L, null, null, TokenUsage.Source.ADAPTER));
+        assertThat(r.tokens()).as("streamed: aider's own tokenizer counted them")
+                .isEqualTo(new TokenUsage(770L, 10L, null, null, TokenUsage.Source.ESTIMATE));
         assertThat(r.cost()).isNull();
         assertThat(r.servedModel()).isEqualTo(ServedModel.unmeasured("qwen-coder"));
+    }
+
+    @Test
+    void withoutStreamingTheTokensAreTheEndpointsUsageAsAiderPrintedIt() throws IOException {
+        HarnessResult r = interpret(transcript("write-file-not-streamed.txt"), "", 0, Termination.exited(), MOVED,
+                Map.of(AiderOptions.STREAM, "false"), FINISHED);
+
+        assertThat(r.tokens().source()).isEqualTo(TokenUsage.Source.ADAPTER);
     }
 
     @Test
@@ -100,7 +117,20 @@ class AiderInterpretTest {
 
         assertThat(r.outcome()).isEqualTo(Outcome.RATE_LIMITED);
         assertThat(r.reason()).contains("litellm.RateLimitError");
-        assertThat(r.retryAt()).isNull();
+        assertThat(r.retryAt()).as("the text names no wait").isNull();
+    }
+
+    @Test
+    void aRateLimitWhoseBodyNamesAWaitResetsThatLongAfterTheProcessEnded() throws IOException {
+        String out = transcript("http-429-try-again.txt");
+        assertThat(out).contains("Please try again in 20s");
+
+        HarnessResult r = interpret(out, 0, Termination.exited(), NONE);
+
+        assertThat(r.outcome()).isEqualTo(Outcome.RATE_LIMITED);
+        assertThat(r.retryAt()).isEqualTo(FINISHED.plusSeconds(20));
+        assertThat(interpret(out, "", 0, Termination.exited(), NONE, Map.of(), null).retryAt())
+                .as("no end time, no reset time: nothing but the execution is consulted").isNull();
     }
 
     @Test
@@ -109,7 +139,33 @@ class AiderInterpretTest {
 
         assertThat(r.outcome()).isEqualTo(Outcome.CONTEXT_OVERFLOW);
         assertThat(r.reason()).contains("has hit a token limit");
-        assertThat(r.tokens()).isEqualTo(new TokenUsage(770L, 0L, null, null, TokenUsage.Source.ADAPTER));
+        assertThat(transcript("http-400-context.txt")).contains("Tokens: 770 sent, 0 received.");
+        assertThat(r.tokens()).as("aider's pre-send count of a request the endpoint rejected is no usage")
+                .isEqualTo(TokenUsage.unmeasured());
+    }
+
+    @Test
+    void aRejectedRequestOfAPricedModelHasNeitherTokensNorCostButEarlierMessagesKeepTheirs() throws IOException {
+        String rejected = """
+                Tokens: 950 sent, 0 received. Cost: $0.0024 message, $0.0024 session.
+
+                Model openai/gpt-4o has hit a token limit!
+                Token counts below are approximate.
+                """;
+        HarnessResult alone = interpret(rejected, 0, Termination.exited(), NONE);
+
+        assertThat(alone.outcome()).isEqualTo(Outcome.CONTEXT_OVERFLOW);
+        assertThat(alone.tokens()).isEqualTo(TokenUsage.unmeasured());
+        assertThat(alone.cost()).isNull();
+
+        HarnessResult after = interpret("""
+                Tokens: 1.2k sent, 40 received.
+                Cost: $0.0031 message, $0.0031 session.
+                Applied edit to hello.txt
+                """ + rejected.replace("$0.0024 session", "$0.0055 session"), 0, Termination.exited(), MOVED);
+
+        assertThat(after.tokens()).isEqualTo(new TokenUsage(1200L, 40L, null, null, TokenUsage.Source.ESTIMATE));
+        assertThat(after.cost().usd()).isEqualByComparingTo("0.0031");
     }
 
     @Test
@@ -118,6 +174,24 @@ class AiderInterpretTest {
                 .isEqualTo(Outcome.TRANSIENT);
         assertThat(interpret(transcript("connection-refused.txt"), 0, Termination.exited(), NONE).outcome())
                 .isEqualTo(Outcome.TRANSIENT);
+    }
+
+    @Test
+    void aConnectionDroppedMidAnswerIsTransientThoughTheErrorFollowsThePartialText() throws IOException {
+        String out = transcript("dropped-connection.txt");
+        assertThat(out).doesNotContainPattern("(?m)^litellm\\.");
+
+        HarnessResult r = interpret(out, 0, Termination.exited(), NONE);
+
+        assertThat(r.outcome()).isEqualTo(Outcome.TRANSIENT);
+        assertThat(r.reason()).contains("gave up on a model call: litellm.APIConnectionError");
+    }
+
+    @Test
+    void litellmNamesInsideTheModelsOwnTextAreNoError() throws IOException {
+        String out = "To catch it, handle litellm.SomethingWeird: it is raised on retries.\nTokens: 900 sent, 40 received.\n";
+
+        assertThat(interpret(out, 0, Termination.exited(), NONE).outcome()).isEqualTo(Outcome.NO_OP);
     }
 
     @Test
@@ -221,9 +295,9 @@ class AiderInterpretTest {
         HarnessResult priced = interpret(transcript("priced.txt"), 0, Termination.exited(), MOVED);
         HarnessResult cached = interpret(transcript("priced-with-cache.txt"), 0, Termination.exited(), MOVED);
 
-        assertThat(priced.tokens()).isEqualTo(new TokenUsage(12_000L, 1200L, null, null, TokenUsage.Source.ADAPTER));
+        assertThat(priced.tokens()).isEqualTo(new TokenUsage(12_000L, 1200L, null, null, TokenUsage.Source.ESTIMATE));
         assertThat(priced.cost().usd()).isEqualByComparingTo(new BigDecimal("0.0024"));
-        assertThat(cached.tokens()).isEqualTo(new TokenUsage(10_500L, 1200L, 1500L, 2000L, TokenUsage.Source.ADAPTER));
+        assertThat(cached.tokens()).isEqualTo(new TokenUsage(10_500L, 1200L, 1500L, 2000L, TokenUsage.Source.ESTIMATE));
         assertThat(cached.cost().usd()).isEqualByComparingTo(new BigDecimal("0.0022"));
     }
 

@@ -46,7 +46,7 @@ class UsageLinesTest {
     void readsSentAndReceivedWithNoCacheFiguresAndNoCost() {
         UsageLines u = read("Tokens: 770 sent, 10 received.");
 
-        assertThat(u.tokens()).isEqualTo(new TokenUsage(770L, 10L, null, null, TokenUsage.Source.ADAPTER));
+        assertThat(u.tokens(false)).isEqualTo(new TokenUsage(770L, 10L, null, null, TokenUsage.Source.ADAPTER));
         assertThat(u.cost()).isEmpty();
     }
 
@@ -55,7 +55,7 @@ class UsageLinesTest {
         UsageLines u = read("Tokens: 14k sent, 2.0k cache write, 1.5k cache hit, 1.2k received.",
                 "Cost: $0.0022 message, $0.0022 session.");
 
-        assertThat(u.tokens()).isEqualTo(new TokenUsage(10_500L, 1200L, 1500L, 2000L, TokenUsage.Source.ADAPTER));
+        assertThat(u.tokens(false)).isEqualTo(new TokenUsage(10_500L, 1200L, 1500L, 2000L, TokenUsage.Source.ADAPTER));
         assertThat(u.cost()).contains(new Cost(new BigDecimal("0.0022"), Cost.Source.CLI_ESTIMATE, UsageLines.COST_NOTE));
     }
 
@@ -63,7 +63,7 @@ class UsageLinesTest {
     void readsACacheHitAloneAndACostOnTheSameLine() {
         UsageLines u = read("Tokens: 3.4k sent, 1.0k cache hit, 55 received. Cost: $0.01 message, $0.01 session.");
 
-        assertThat(u.tokens()).isEqualTo(new TokenUsage(2400L, 55L, 1000L, null, TokenUsage.Source.ADAPTER));
+        assertThat(u.tokens(false)).isEqualTo(new TokenUsage(2400L, 55L, 1000L, null, TokenUsage.Source.ADAPTER));
         assertThat(u.cost()).map(Cost::usd).contains(new BigDecimal("0.01"));
     }
 
@@ -76,7 +76,7 @@ class UsageLinesTest {
                 "Cost: $0.0020 message, $0.0032 session.");
 
         assertThat(u.tokenLines()).isEqualTo(2);
-        assertThat(u.tokens()).isEqualTo(new TokenUsage(4600L, 420L, null, 1000L, TokenUsage.Source.ADAPTER));
+        assertThat(u.tokens(false)).isEqualTo(new TokenUsage(4600L, 420L, null, 1000L, TokenUsage.Source.ADAPTER));
         assertThat(u.cost()).map(Cost::usd).contains(new BigDecimal("0.0032"));
     }
 
@@ -90,7 +90,7 @@ class UsageLinesTest {
     void leavesTokensAndCostUnmeasuredWhenAiderPrintedNoUsage() {
         UsageLines u = read("Aider v0.86.2", "Tokens: plenty of them, said the model", "Cost: nothing");
 
-        assertThat(u.tokens()).isEqualTo(TokenUsage.unmeasured());
+        assertThat(u.tokens(false)).isEqualTo(TokenUsage.unmeasured());
         assertThat(u.cost()).isEmpty();
     }
 
