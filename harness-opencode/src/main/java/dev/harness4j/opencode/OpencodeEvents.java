@@ -17,12 +17,15 @@ import java.util.Objects;
  * ({@code step_start}, {@code text}, {@code tool_use}, {@code step_finish}, {@code reasoning},
  * {@code error}). Lines that are not JSON objects are counted and otherwise ignored.
  *
+ * <p>Each token sum is {@code null} when no {@code step_finish} carried that figure: a missing
+ * figure is not 0.
+ *
  * @param steps how many {@code step_finish} events carried tokens
- * @param input sum of {@code part.tokens.input} (opencode already excludes cache reads and writes)
- * @param output sum of {@code part.tokens.output} (opencode excludes reasoning tokens here)
- * @param reasoning sum of {@code part.tokens.reasoning}
- * @param cacheRead sum of {@code part.tokens.cache.read}
- * @param cacheWrite sum of {@code part.tokens.cache.write}
+ * @param input sum of {@code part.tokens.input} (opencode already excludes cache reads and writes), or {@code null}
+ * @param output sum of {@code part.tokens.output} (opencode excludes reasoning tokens here), or {@code null}
+ * @param reasoning sum of {@code part.tokens.reasoning}, or {@code null}
+ * @param cacheRead sum of {@code part.tokens.cache.read}, or {@code null}
+ * @param cacheWrite sum of {@code part.tokens.cache.write}, or {@code null}
  * @param cost sum of {@code part.cost}
  * @param lastText the last non-blank, non-synthetic {@code text} event's text, or {@code null}
  * @param toolCalls how many {@code tool_use} events there were
@@ -30,7 +33,7 @@ import java.util.Objects;
  * @param garbageLines lines that were not JSON objects
  */
 record OpencodeEvents(
-        int steps, long input, long output, long reasoning, long cacheRead, long cacheWrite, BigDecimal cost,
+        int steps, Long input, Long output, Long reasoning, Long cacheRead, Long cacheWrite, BigDecimal cost,
         String lastText, int toolCalls, List<ErrorEvent> errors, int garbageLines) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -50,9 +53,11 @@ record OpencodeEvents(
      * @param responseBody {@code data.responseBody}, or {@code null}
      * @param responseHeaders {@code data.responseHeaders}, lower-cased names
      * @param timestampMillis the event's {@code timestamp}, or {@code null}
+     * @param retryable {@code data.isRetryable}: whether opencode judged the failure passing (it
+     *     says so for a dropped connection, which has no status code), or {@code null}
      */
     record ErrorEvent(String name, Integer statusCode, String message, String responseBody,
-            Map<String, String> responseHeaders, Long timestampMillis) {
+            Map<String, String> responseHeaders, Long timestampMillis, Boolean retryable) {
         ErrorEvent {
             Objects.requireNonNull(name, "name");
             responseHeaders = Collections.unmodifiableMap(new LinkedHashMap<>(responseHeaders));
@@ -82,11 +87,11 @@ record OpencodeEvents(
     /** Folds events one line at a time. */
     private static final class Accumulator {
         private int steps;
-        private long input;
-        private long output;
-        private long reasoning;
-        private long cacheRead;
-        private long cacheWrite;
+        private Long input;
+        private Long output;
+        private Long reasoning;
+        private Long cacheRead;
+        private Long cacheWrite;
         private BigDecimal cost = BigDecimal.ZERO;
         private String lastText;
         private int toolCalls;
@@ -128,11 +133,11 @@ record OpencodeEvents(
             JsonNode tokens = part.path("tokens");
             if (tokens.isObject()) {
                 steps++;
-                input += count(tokens.path("input"));
-                output += count(tokens.path("output"));
-                reasoning += count(tokens.path("reasoning"));
-                cacheRead += count(tokens.path("cache").path("read"));
-                cacheWrite += count(tokens.path("cache").path("write"));
+                input = add(input, tokens.path("input"));
+                output = add(output, tokens.path("output"));
+                reasoning = add(reasoning, tokens.path("reasoning"));
+                cacheRead = add(cacheRead, tokens.path("cache").path("read"));
+                cacheWrite = add(cacheWrite, tokens.path("cache").path("write"));
             }
             JsonNode c = part.path("cost");
             if (c.isNumber() && c.decimalValue().signum() > 0) {
@@ -140,8 +145,13 @@ record OpencodeEvents(
             }
         }
 
-        private static long count(JsonNode n) {
-            return n.isNumber() ? Math.max(0, n.asLong()) : 0;
+        /** The sum so far plus one figure; a missing figure leaves it as it was ({@code null} if none yet). */
+        private static Long add(Long sum, JsonNode n) {
+            if (!n.isNumber()) {
+                return sum;
+            }
+            long v = Math.max(0, n.asLong());
+            return sum == null ? v : sum + v;
         }
 
         private static ErrorEvent error(JsonNode event) {
@@ -152,8 +162,9 @@ record OpencodeEvents(
             data.path("responseHeaders").fields().forEachRemaining(
                     e -> headers.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue().asText()));
             Long ts = event.path("timestamp").isNumber() ? event.path("timestamp").asLong() : null;
+            Boolean retryable = data.path("isRetryable").isBoolean() ? data.path("isRetryable").asBoolean() : null;
             return new ErrorEvent(error.path("name").asText("UnknownError"), status, text(data.path("message")),
-                    text(data.path("responseBody")), headers, ts);
+                    text(data.path("responseBody")), headers, ts, retryable);
         }
 
         private static String text(JsonNode n) {

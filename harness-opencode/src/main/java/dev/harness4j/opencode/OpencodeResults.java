@@ -32,7 +32,7 @@ final class OpencodeResults {
 
         HarnessResult.Builder b = HarnessResult.builder(c.outcome(), requested)
                 .reason(c.reason())
-                .tokens(tokens(events))
+                .tokens(tokens(events, OpencodeConfig.npmPackage(execution.context().provider())))
                 .cost(cost(execution, events))
                 // opencode's events name no model: the assistant message carries the model that was
                 // asked for, never the one the endpoint says answered
@@ -46,14 +46,20 @@ final class OpencodeResults {
      * Tokens summed over every {@code step_finish}. opencode reports {@code output} without the
      * reasoning tokens and {@code reasoning} apart; {@link TokenUsage#output()} counts both.
      * opencode's {@code input} already excludes cache reads and writes. Unmeasured when no step
-     * finished (never 0).
+     * finished (never 0); a figure no step carried is absent.
+     *
+     * <p>Cache writes are absent on an OpenAI-compatible endpoint ({@code npmPackage} {@value
+     * OpencodeConfig#NPM_OPENAI_COMPATIBLE}): Chat Completions usage has no cache-write figure,
+     * and opencode prints {@code cache.write: 0} for every step all the same.
      */
-    static TokenUsage tokens(OpencodeEvents events) {
+    static TokenUsage tokens(OpencodeEvents events, String npmPackage) {
         if (events.steps() == 0) {
             return TokenUsage.unmeasured();
         }
-        return TokenUsage.ofAdapter(events.input(), events.output() + events.reasoning(), events.cacheRead(),
-                events.cacheWrite());
+        Long output = events.output() == null ? null
+                : events.output() + (events.reasoning() == null ? 0 : events.reasoning());
+        Long cacheWrite = OpencodeConfig.NPM_OPENAI_COMPATIBLE.equals(npmPackage) ? null : events.cacheWrite();
+        return TokenUsage.ofAdapter(events.input(), output, events.cacheRead(), cacheWrite);
     }
 
     /**
@@ -106,7 +112,11 @@ final class OpencodeResults {
         return new Classified(Outcome.ERROR, errors.get(errors.size() - 1).describe(), null);
     }
 
-    /** One error event's class. */
+    /**
+     * One error event's class: by name ({@code ContextOverflowError}, {@code ProviderAuthError}),
+     * then by HTTP status, then by context-overflow wording; an event without a status that
+     * opencode marks {@code isRetryable} (a connection dropped mid-answer) is transient.
+     */
     static Outcome classify(OpencodeEvents.ErrorEvent e) {
         if ("ContextOverflowError".equals(e.name())) {
             return Outcome.CONTEXT_OVERFLOW;
@@ -125,7 +135,12 @@ final class OpencodeResults {
                 return byStatus;
             }
         }
-        return overflowText ? Outcome.CONTEXT_OVERFLOW : Outcome.ERROR;
+        if (overflowText) {
+            return Outcome.CONTEXT_OVERFLOW;
+        }
+        // no status: the request never got an answer (a dropped or refused connection); opencode
+        // says whether that is worth retrying
+        return e.statusCode() == null && Boolean.TRUE.equals(e.retryable()) ? Outcome.TRANSIENT : Outcome.ERROR;
     }
 
     /**

@@ -105,7 +105,7 @@ class OpencodeEndToEndTest {
         assertThat(tokens.path("input").asLong()).as(tokens.toString()).isEqualTo(100 + 110);
         assertThat(tokens.path("output").asLong()).isEqualTo(20 + 5);
         assertThat(tokens.path("cache_read").asLong()).isEqualTo(30);
-        assertThat(tokens.path("cache_write").asLong()).isZero();
+        assertThat(tokens.path("cache_write").isNull()).as("Chat Completions reports no cache writes").isTrue();
         assertThat(tokens.path("source").asText()).isEqualTo("adapter");
         assertThat(run.meta.path("cost").isNull()).as("an unpriced model has no cost").isTrue();
         assertThat(run.meta.path("served_model").path("verdict").asText()).isEqualTo("unmeasured");
@@ -168,6 +168,22 @@ class OpencodeEndToEndTest {
         assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("rate-limited");
         assertThat(run.meta.path("reason").asText()).contains("429");
         assertThat(run.meta.path("retry_at").isTextual()).as(run.describe()).isTrue();
+        assertThat(run.meta.path("tokens").path("source").isNull()).as("no step finished").isTrue();
+    }
+
+    @Test
+    void connectionDroppedMidAnswerEndsTransient() throws Exception {
+        String model = "oc-drop";
+        Scenario.Builder s = Scenario.builder();
+        for (int i = 0; i < 8; i++) { // opencode tries once and retries five times
+            s.dropConnection();
+        }
+        server.script(model, s.build());
+
+        Run run = run(model, provider(model), Map.of());
+
+        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("transient");
+        assertThat(run.meta.path("changes").path("files")).isEmpty();
         assertThat(run.meta.path("tokens").path("source").isNull()).as("no step finished").isTrue();
     }
 

@@ -42,6 +42,9 @@ class OpencodeInterpretTest {
 
     private final OpencodeHarness harness = new OpencodeHarness();
 
+    /** The API styles the context's provider serves: OpenAI (through openai-compatible) unless a test says otherwise. */
+    private EnumSet<ApiStyle> styles = EnumSet.of(ApiStyle.OPENAI);
+
     private static List<String> captured(String name) throws Exception {
         try (InputStream in = OpencodeInterpretTest.class.getResourceAsStream("/captured/" + name + ".jsonl")) {
             assertThat(in).as("resource captured/" + name + ".jsonl").isNotNull();
@@ -50,7 +53,7 @@ class OpencodeInterpretTest {
     }
 
     private HarnessContext context(Map<String, String> options) {
-        ResolvedProvider p = new ResolvedProvider("scripted", EnumSet.of(ApiStyle.OPENAI), URI.create("http://127.0.0.1:1"),
+        ResolvedProvider p = new ResolvedProvider("scripted", styles, URI.create("http://127.0.0.1:1"),
                 Secret.of("sk-x"), AuthScheme.API_KEY, "oc-model");
         return HarnessContext.builder().runId("r1").prompt("p").provider(p).workspace(tmp.resolve("ws"))
                 .scratchDir(tmp.resolve("scratch")).executable("opencode").options(options).build();
@@ -73,7 +76,7 @@ class OpencodeInterpretTest {
         HarnessResult r = interpret("write", 0, CHANGED);
 
         assertThat(r.outcome()).isEqualTo(Outcome.COMPLETED);
-        assertThat(r.tokens()).isEqualTo(new TokenUsage(210L, 25L, 30L, 0L, TokenUsage.Source.ADAPTER));
+        assertThat(r.tokens()).isEqualTo(new TokenUsage(210L, 25L, 30L, null, TokenUsage.Source.ADAPTER));
         assertThat(r.summary()).isEqualTo("Wrote src/hello.txt.");
         assertThat(r.reason()).isNull();
     }
@@ -146,11 +149,29 @@ class OpencodeInterpretTest {
     }
 
     @Test
-    void anthropicRunIsReadTheSameWay() throws Exception {
+    void anthropicRunIsReadTheSameWayWithItsCacheWritesMeasured() throws Exception {
+        styles = EnumSet.of(ApiStyle.ANTHROPIC);
+
         HarnessResult r = interpret("anthropic", 0, CHANGED);
 
         assertThat(r.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(r.tokens()).isEqualTo(new TokenUsage(81L, 7L, 0L, 0L, TokenUsage.Source.ADAPTER));
+    }
+
+    @Test
+    void cacheWritesAreAbsentWhereTheServerGaveNoFigureNotZero() throws Exception {
+        // Chat Completions usage has no cache-write figure; opencode prints cache.write 0 all the same
+        assertThat(captured("write")).filteredOn(l -> l.contains("step_finish"))
+                .allSatisfy(l -> assertThat(l).contains("\"cache\":{\"write\":0,"));
+        assertThat(interpret("write", 0, CHANGED).tokens().cacheWrite()).as("OpenAI-compatible endpoint").isNull();
+
+        // a step whose event carries no cache figures at all: missing is not 0, on any endpoint
+        styles = EnumSet.of(ApiStyle.ANTHROPIC);
+        List<String> noCache = captured("anthropic").stream()
+                .map(l -> l.replaceAll(",?\"cache\":\\{[^}]*\\}", "")).toList();
+        assertThat(String.join("\n", noCache)).contains("step_finish").doesNotContain("\"cache\"");
+        TokenUsage t = interpret(noCache, 0, Termination.exited(), CHANGED, Map.of(), "").tokens();
+        assertThat(t).isEqualTo(new TokenUsage(81L, 7L, null, null, TokenUsage.Source.ADAPTER));
     }
 
     @Test
@@ -206,6 +227,18 @@ class OpencodeInterpretTest {
     }
 
     @Test
+    void aConnectionDroppedMidAnswerIsTransient() throws Exception {
+        List<String> drop = captured("drop");
+        assertThat(String.join("\n", drop)).contains("\"isRetryable\":true").doesNotContain("statusCode");
+
+        HarnessResult r = interpret(drop, 1, Termination.exited(), NOTHING, Map.of(), "");
+
+        assertThat(r.outcome()).isEqualTo(Outcome.TRANSIENT);
+        assertThat(r.reason()).contains("socket connection was closed unexpectedly");
+        assertThat(r.tokens().isMeasured()).isFalse();
+    }
+
+    @Test
     void errorNamesAndStatusesMapToOutcomeClasses() {
         assertThat(OpencodeResults.classify(error("ProviderAuthError", null, "bad key"))).isEqualTo(Outcome.AUTH);
         assertThat(OpencodeResults.classify(error("APIError", 403, "forbidden"))).isEqualTo(Outcome.AUTH);
@@ -215,6 +248,10 @@ class OpencodeInterpretTest {
                 .isEqualTo(Outcome.CONTEXT_OVERFLOW);
         assertThat(OpencodeResults.classify(error("APIError", 400, "unknown field 'foo'"))).isEqualTo(Outcome.BAD_REQUEST);
         assertThat(OpencodeResults.classify(error("UnknownError", null, "socket closed"))).isEqualTo(Outcome.ERROR);
+        assertThat(OpencodeResults.classify(new OpencodeEvents.ErrorEvent("APIError", null, "closed", null, Map.of(),
+                null, false))).as("not retryable, no status").isEqualTo(Outcome.ERROR);
+        assertThat(OpencodeResults.classify(new OpencodeEvents.ErrorEvent("APIError", 400, "bad", null, Map.of(),
+                null, true))).as("a status wins over isRetryable").isEqualTo(Outcome.BAD_REQUEST);
     }
 
     @Test
@@ -228,10 +265,10 @@ class OpencodeInterpretTest {
     }
 
     private static OpencodeEvents.ErrorEvent error(String name, Integer status, String message) {
-        return new OpencodeEvents.ErrorEvent(name, status, message, null, Map.of(), null);
+        return new OpencodeEvents.ErrorEvent(name, status, message, null, Map.of(), null, null);
     }
 
     private static OpencodeEvents.ErrorEvent error429(Map<String, String> headers, Instant at) {
-        return new OpencodeEvents.ErrorEvent("APIError", 429, "slow down", null, headers, at.toEpochMilli());
+        return new OpencodeEvents.ErrorEvent("APIError", 429, "slow down", null, headers, at.toEpochMilli(), true);
     }
 }
