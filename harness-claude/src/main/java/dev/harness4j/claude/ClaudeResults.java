@@ -30,7 +30,8 @@ import java.util.Optional;
  *       the reset time is parsed from the error text, else from the last 429's response headers
  *       the API client logged to stdout ({@code retry-after}, see {@link RateLimitResets}).
  * </ol>
- * Tokens, cost and summary are read from the envelope whenever there is one; the served models
+ * Tokens, cost and summary are read from the envelope whenever there is one (tokens and cost
+ * only when a model call returned: see {@link #modelAnswered}); the served models
  * from the assistant messages ({@link AnsweringModels}), judged by {@link ServedModels}.
  */
 final class ClaudeResults {
@@ -94,13 +95,27 @@ final class ClaudeResults {
         if (!env.isError() && env.result() != null && !env.result().isBlank()) {
             b.summary(env.result().strip());
         }
-        b.tokens(TokenUsage.ofAdapter(env.inputTokens(), env.outputTokens(), env.cacheReadTokens(),
-                env.cacheWriteTokens()));
-        if (env.totalCostUsd() != null && env.totalCostUsd().signum() >= 0) {
-            b.cost(new Cost(env.totalCostUsd(), Cost.Source.CLI_ESTIMATE, COST_NOTE));
+        List<String> answering = AnsweringModels.of(ex);
+        if (modelAnswered(env, answering)) {
+            b.tokens(TokenUsage.ofAdapter(env.inputTokens(), env.outputTokens(), env.cacheReadTokens(),
+                    env.cacheWriteTokens()));
+            if (env.totalCostUsd() != null && env.totalCostUsd().signum() >= 0) {
+                b.cost(new Cost(env.totalCostUsd(), Cost.Source.CLI_ESTIMATE, COST_NOTE));
+            }
         }
-        b.servedModel(ServedModels.verdict(requested, AnsweringModels.of(ex)));
+        b.servedModel(ServedModels.verdict(requested, answering));
         return b.build();
+    }
+
+    /**
+     * Whether any model call returned, so that the envelope's usage and cost measure something.
+     * A run that failed before any answer (a 429, 401, 5xx or 400 on its first call) still gets
+     * an envelope with every token figure and the cost at 0; then no assistant message came from
+     * the endpoint (Claude Code's own error message has model {@code <synthetic>}) and {@code
+     * modelUsage} is empty, and those zeros are unmeasured, not 0.
+     */
+    static boolean modelAnswered(ResultEnvelope env, List<String> answeringModels) {
+        return !answeringModels.isEmpty() || !env.modelUsageKeys().isEmpty();
     }
 
     private static String terminationReason(Execution ex) {

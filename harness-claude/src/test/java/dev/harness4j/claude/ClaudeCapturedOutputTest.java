@@ -96,6 +96,21 @@ class ClaudeCapturedOutputTest {
     }
 
     @Test
+    void aRunThatFailedBeforeAnyModelAnsweredHasUnmeasuredTokensAndNoCostThoughTheEnvelopeSaysZero() {
+        for (String[] c : new String[][] {{"rate-limited", "cap-ratelimit"}, {"auth", "cap-write"},
+            {"server-error-500", "cap-500"}, {"overloaded-529", "cap-529"}, {"bad-request-400", "cap-400"},
+            {"context-overflow", "cap-context"}}) {
+            assertThat(Executions.resource("captured/" + c[0] + ".stdout"))
+                    .as(c[0]).contains("\"total_cost_usd\":0,").contains("\"input_tokens\":0,");
+
+            HarnessResult r = harness.interpret(captured(c[0], c[1]).build());
+
+            assertThat(r.tokens()).as(c[0]).isEqualTo(TokenUsage.unmeasured());
+            assertThat(r.cost()).as(c[0]).isNull();
+        }
+    }
+
+    @Test
     void aRefusedKeyIsAuth() {
         HarnessResult r = harness.interpret(captured("auth", "cap-write").build());
 
