@@ -136,11 +136,14 @@ class AiderEndToEndTest {
                 .isEqualTo(baselineBefore);
     }
 
-    /** The tokens of aider's own {@code Tokens:} line in the transcript. */
-    private static TokenUsage printedTokens(RunRecord r) throws IOException {
+    /**
+     * The tokens of aider's own {@code Tokens:} line in the transcript: an estimate when aider
+     * streamed (its tokenizer counted them), the endpoint's usage with {@code --no-stream}.
+     */
+    private static TokenUsage printedTokens(RunRecord r, TokenUsage.Source source) throws IOException {
         Matcher m = TOKENS_LINE.matcher(transcript(r));
         assertThat(m.find()).as("a Tokens: line in the transcript").isTrue();
-        return TokenUsage.ofAdapter(UsageLines.parseCount(m.group(1)), UsageLines.parseCount(m.group(2)), null, null);
+        return new TokenUsage(UsageLines.parseCount(m.group(1)), UsageLines.parseCount(m.group(2)), null, null, source);
     }
 
     @Test
@@ -152,7 +155,7 @@ class AiderEndToEndTest {
         assertWroteExactlyTheScriptedFile(r, "hello from aider\n");
         assertThat(transcript(r)).contains("Tokens: 1.2k sent, 56 received.");
         assertThat(r.result().tokens()).isEqualTo(new TokenUsage(1200L, 56L, null, null, TokenUsage.Source.ADAPTER))
-                .isEqualTo(printedTokens(r));
+                .isEqualTo(printedTokens(r, TokenUsage.Source.ADAPTER));
         assertThat(r.result().cost()).isNull();
         assertThat(userAiderFiles()).as("the user's ~/.aider*").isEqualTo(userAiderFilesBefore);
     }
@@ -165,7 +168,7 @@ class AiderEndToEndTest {
 
         assertWroteExactlyTheScriptedFile(r, "hello from a worktree\nbye\n");
         assertThat(r.result().tokens().isMeasured()).isTrue();
-        assertThat(r.result().tokens()).isEqualTo(printedTokens(r));
+        assertThat(r.result().tokens()).isEqualTo(printedTokens(r, TokenUsage.Source.ESTIMATE));
         assertThat(git(baseline, "status", "--porcelain")).isEmpty();
         assertThat(userAiderFiles()).as("the user's ~/.aider*").isEqualTo(userAiderFilesBefore);
     }
@@ -178,7 +181,7 @@ class AiderEndToEndTest {
 
         assertThat(r.result().outcome()).as("outcome; transcript:\n%s", transcript(r)).isEqualTo(Outcome.NO_OP);
         assertThat(r.changes().changed()).isFalse();
-        assertThat(r.result().tokens()).isEqualTo(printedTokens(r));
+        assertThat(r.result().tokens()).isEqualTo(printedTokens(r, TokenUsage.Source.ESTIMATE));
     }
 
     @Test
@@ -200,6 +203,9 @@ class AiderEndToEndTest {
 
         assertThat(r.result().outcome()).as("outcome; transcript:\n%s", transcript(r)).isEqualTo(Outcome.CONTEXT_OVERFLOW);
         assertThat(r.changes().changed()).isFalse();
+        assertThat(transcript(r)).contains("Tokens:");
+        assertThat(r.result().tokens()).as("aider's pre-send count of a rejected request is no usage")
+                .isEqualTo(TokenUsage.unmeasured());
     }
 
     /**

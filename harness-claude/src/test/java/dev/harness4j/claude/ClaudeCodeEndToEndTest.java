@@ -240,6 +240,10 @@ class ClaudeCodeEndToEndTest {
 
         assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("auth");
         assertThat(meta.path("reason").asText()).contains("401");
+        // the envelope says 0 tokens and $0, but nothing answered: unmeasured, not 0
+        assertThat(meta.path("tokens").path("source").isNull()).as(meta.toPrettyString()).isTrue();
+        assertThat(meta.path("tokens").path("input").isNull()).isTrue();
+        assertThat(meta.path("cost").isNull()).isTrue();
     }
 
     @Test
@@ -250,6 +254,8 @@ class ClaudeCodeEndToEndTest {
 
         assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("transient");
         assertThat(meta.path("reason").asText()).contains("500");
+        assertThat(meta.path("tokens").path("source").isNull()).as(meta.toPrettyString()).isTrue();
+        assertThat(meta.path("cost").isNull()).isTrue();
     }
 
     @Test
