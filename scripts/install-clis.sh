@@ -10,6 +10,11 @@
 #   $HARNESS4J_TOOLS/mini-swe-agent-venv/bin/mini
 #   $HARNESS4J_TOOLS/codex-npm/node_modules/.bin/codex   (its own prefix; the binary is in @openai/codex-linux-*)
 #   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex}   symlinks; bin/mini-swe-agent a wrapper: put this on PATH
+#
+# Nothing else is installed for opencode: at run time it would install its plugin SDK
+# (@opencode-ai/plugin) into each config dir it loads, but harness4j runs load no plugins and
+# the adapter seeds the per-run config dir so that opencode installs nothing (no network, no
+# ~/.npm); see OpencodeInvocations.PLUGIN_SDK_SEED.
 set -euo pipefail
 
 CLAUDE_VERSION=2.1.197

@@ -87,6 +87,25 @@ class OpencodePrepareTest {
     }
 
     @Test
+    void theGlobalConfigDirShowsThePluginSdkInstalledAndNpmStaysInTheScratchDirOffline() throws Exception {
+        Invocation inv = harness.prepare(openai());
+        String dir = OpencodeInvocations.GLOBAL_CONFIG_DIR;
+
+        // opencode installs @opencode-ai/plugin into a config dir unless node_modules exists and
+        // package-lock.json's root lists every dependency name package.json lists
+        assertThat(inv.files()).containsKeys(dir + "/package.json", dir + "/package-lock.json")
+                .anySatisfy((path, text) -> assertThat(path).startsWith(dir + "/node_modules/"));
+        assertThat(JSON.readTree(inv.files().get(dir + "/package.json")).path("dependencies").has("@opencode-ai/plugin"))
+                .isTrue();
+        assertThat(JSON.readTree(inv.files().get(dir + "/package-lock.json")).path("packages").path("")
+                .path("dependencies").has("@opencode-ai/plugin")).isTrue();
+        assertThat(inv.environment().get("XDG_CONFIG_HOME") + "/opencode")
+                .isEqualTo(SCRATCH.resolve(dir).toString());
+        assertThat(inv.environment()).containsEntry("npm_config_cache",
+                SCRATCH.resolve(OpencodeInvocations.NPM_CACHE_DIR).toString()).containsEntry("npm_config_offline", "true");
+    }
+
+    @Test
     void configAndStateLiveInTheScratchDirNeverInTheWorkspace() {
         Invocation inv = harness.prepare(openai());
 
