@@ -65,14 +65,18 @@ import java.util.List;
  *   <li>outcome: exit code and git changes (completed / no-op / error), refined by {@code error}
  *       events: {@code ContextOverflowError} (or a 400 whose text speaks of the context window)
  *       is context-overflow, {@code ProviderAuthError} and 401/403 auth, 429 rate-limited (with
- *       the reset time when the response said it), 5xx transient, other 4xx bad-request.
+ *       the reset time when the response said it), 5xx transient, other 4xx bad-request; an
+ *       error without a status that opencode marks {@code isRetryable} (a dropped connection)
+ *       transient.
  *       opencode itself retries 429 and 5xx up to five times with backoff before it gives up.
  *   <li>tokens: the sum over {@code step_finish} events; {@code output} counts opencode's
  *       output and reasoning tokens together; {@code input} excludes cache reads and writes as
  *       opencode reports it. The title call is not made (see above), so the figure covers
  *       every model call the run made; were it made, its tokens would appear in no {@code
  *       step_finish}, and the adapter's figure would fall short of what a gateway measures by
- *       that call. Unmeasured when no step finished.
+ *       that call. Unmeasured when no step finished; a figure no step carried is absent, and
+ *       so are cache writes on an OpenAI-compatible endpoint, whose usage has no such figure
+ *       (opencode prints 0 for them all the same).
  *   <li>cost: the sum of {@code step_finish.cost} only when the run priced the model with
  *       {@value #OPTION_PRICE_INPUT} and {@value #OPTION_PRICE_OUTPUT} (USD per million tokens;
  *       {@value #OPTION_PRICE_CACHE_READ} and {@value #OPTION_PRICE_CACHE_WRITE} optional).
