@@ -16,15 +16,15 @@ public record TokenUsage(Long input, Long output, Long cacheRead, Long cacheWrit
 
     /** Who measured a run's tokens. */
     public enum Source {
-        /** Parsed by the adapter from the CLI's own output, which reports the endpoint's usage. */
+        /** Parsed by the adapter from the CLI's own output. */
         ADAPTER,
+        /** Measured at a gateway in front of the model endpoint. */
+        GATEWAY,
         /**
          * An estimate, not the endpoint's count: the CLI counted the tokens itself (e.g. with its
          * own tokenizer while streaming) and the adapter passes its figures on as such.
          */
-        ESTIMATE,
-        /** Measured at a gateway in front of the model endpoint. */
-        GATEWAY
+        ESTIMATE
     }
 
     private static final TokenUsage UNMEASURED = new TokenUsage(null, null, null, null, null);
