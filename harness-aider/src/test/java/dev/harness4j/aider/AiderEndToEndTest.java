@@ -16,6 +16,7 @@ import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.testkit.Clis;
+import dev.harness4j.testkit.RealCli;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.io.IOException;
@@ -48,6 +49,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * <p>aider starts slowly (Python, ~3-6 s) and gives up on a rate limit only after about a minute
  * of retries, so these tests are few and run concurrently; each logs its duration.
  */
+@RealCli
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Execution(ExecutionMode.CONCURRENT)

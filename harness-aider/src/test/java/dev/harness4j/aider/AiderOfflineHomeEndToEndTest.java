@@ -14,6 +14,7 @@ import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.testkit.Clis;
+import dev.harness4j.testkit.RealCli;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.nio.file.Files;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * nothing off the machine, and leaves every file of HOME ({@code .npm} and {@code .cache}
  * included) as it was.
  */
+@RealCli
 class AiderOfflineHomeEndToEndTest {
     private static final String KEY = "sk-aider-offline";
 

@@ -16,6 +16,7 @@ import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.process.RunMarker;
 import dev.harness4j.testkit.Clis;
+import dev.harness4j.testkit.RealCli;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.nio.file.Files;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The real {@code claude} binary, run through {@link HarnessRunner} against the scripted model
  * server: what lands in {@code results/} for each kind of run. Each test scripts its own model id.
  */
+@RealCli
 class ClaudeCodeEndToEndTest {
     private static final String KEY = "sk-test-claude-e2e";
     private static final ObjectMapper JSON = new ObjectMapper();

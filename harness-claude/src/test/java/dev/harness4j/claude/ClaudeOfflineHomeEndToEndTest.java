@@ -13,6 +13,7 @@ import dev.harness4j.api.Secret;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.testkit.Clis;
+import dev.harness4j.testkit.RealCli;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.nio.file.Files;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reaches nothing off the machine, and leaves every file of HOME ({@code .npm} and {@code .cache}
  * included) as it was.
  */
+@RealCli
 class ClaudeOfflineHomeEndToEndTest {
     private static final String KEY = "sk-claude-offline";
 

@@ -16,6 +16,7 @@ import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.testkit.Clis;
+import dev.harness4j.testkit.RealCli;
 import dev.harness4j.testkit.model.RecordedRequest;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Each run's raw stdout is also written to {@code target/opencode-captures/<model>.jsonl};
  * the parse tests' resources under {@code src/test/resources/captured} were copied from there.
  */
+@RealCli
 class OpencodeEndToEndTest {
     private static final String KEY = "sk-opencode-e2e-secret";
     private static final ObjectMapper JSON = new ObjectMapper();
