@@ -19,7 +19,12 @@ public record TokenUsage(Long input, Long output, Long cacheRead, Long cacheWrit
         /** Parsed by the adapter from the CLI's own output. */
         ADAPTER,
         /** Measured at a gateway in front of the model endpoint. */
-        GATEWAY
+        GATEWAY,
+        /**
+         * Read from the wire by the library's metering proxy: the usage the model endpoint
+         * reported on each request, summed.
+         */
+        METERED
     }
 
     private static final TokenUsage UNMEASURED = new TokenUsage(null, null, null, null, null);

@@ -9,6 +9,9 @@ import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.AutonomyPreamble;
 import dev.harness4j.core.internal.capture.ResultStore;
 import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.meter.Meter;
+import dev.harness4j.core.provider.ModelPrice;
+import dev.harness4j.core.provider.PriceList;
 import dev.harness4j.core.process.ProcessSupervisor;
 import dev.harness4j.core.internal.workspace.BranchPusher;
 import dev.harness4j.core.internal.workspace.ChangeCollector;
@@ -83,6 +86,9 @@ public final class HarnessRunner implements AutoCloseable {
     private final ResultIndex results;
     final ProcessSupervisor supervisor;
     final boolean runningAsRoot;
+    final boolean metering;
+    private final PriceList prices;
+    private Meter meter; // started by the first metered run; guarded by this
     /** Deletes a finished run's checkout while its results are written; daemon threads, idle ones end. */
     final ExecutorService housekeeping = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "harness4j-cleanup");
@@ -110,6 +116,36 @@ public final class HarnessRunner implements AutoCloseable {
         this.results = ResultIndex.of(workspaces.stateDir());
         this.supervisor = ProcessSupervisor.builder().termGrace(b.termGrace).build();
         this.runningAsRoot = detectRoot();
+        this.metering = b.metering;
+        this.prices = b.prices;
+    }
+
+    /** The meter, started on first use; null once this runner is closed. */
+    synchronized Meter meter() {
+        if (closed.get()) {
+            throw new IllegalStateException("this HarnessRunner is closed");
+        }
+        if (meter == null) {
+            meter = Meter.start();
+        }
+        return meter;
+    }
+
+    /**
+     * The price of a model: the table given to {@link Builder#prices}, else the first resolver
+     * that is also a {@link PriceList} and knows it; empty when none does.
+     */
+    Optional<ModelPrice> price(String provider, String model) {
+        Optional<ModelPrice> p = prices.price(provider, model);
+        for (ProviderResolver r : providers) {
+            if (p.isPresent()) {
+                break;
+            }
+            if (r instanceof PriceList list) {
+                p = list.price(provider, model);
+            }
+        }
+        return p;
     }
 
     public static Builder builder() {
@@ -235,6 +271,11 @@ public final class HarnessRunner implements AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             preparing.values().forEach(f -> f.set(true));
             supervisor.close();
+            synchronized (this) {
+                if (meter != null) {
+                    meter.close();
+                }
+            }
             housekeeping.shutdown(); // runs still ending delete their checkouts themselves
         }
     }
@@ -296,8 +337,32 @@ public final class HarnessRunner implements AutoCloseable {
         private boolean autonomyPreamble = true;
         private boolean loginProbe = true;
         private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
+        private boolean metering = true;
+        private PriceList prices = PriceList.NONE;
 
         private Builder() {}
+
+        /**
+         * Whether each run's model traffic goes through the runner's metering proxy (a loopback
+         * HTTP server, started with the first run): the adapter is handed the provider with its
+         * base URL pointing at the proxy, which forwards byte for byte to the real endpoint and
+         * measures tokens, answering models, errors and rate limits on the way ({@code
+         * requests.jsonl}); budget limits need it. Default true.
+         */
+        public Builder metering(boolean value) {
+            this.metering = value;
+            return this;
+        }
+
+        /**
+         * Prices of models, for a cost from metered tokens (source {@code metered-price}); asked
+         * before any resolver that is itself a {@link PriceList}. Default none: a model without a
+         * price has no metered cost, never $0.
+         */
+        public Builder prices(PriceList value) {
+            this.prices = Objects.requireNonNull(value, "prices");
+            return this;
+        }
 
         /** Where runs and results go; default {@code ~/.harness4j}. */
         public Builder stateDir(Path value) {

@@ -39,12 +39,18 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import dev.harness4j.core.internal.meter.MeterReport;
+import dev.harness4j.core.internal.meter.MeterRun;
+import dev.harness4j.core.internal.meter.WireTruth;
+import dev.harness4j.core.provider.ModelPrice;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** One run of a {@link HarnessRunner}, from the workspace to the result on disk. Used once, by one thread. */
 final class RunExecution {
     private static final Logger log = LoggerFactory.getLogger(RunExecution.class);
+    /** The meter's per-request records in the run's io dir, copied into the result. */
+    private static final String REQUESTS = "requests.jsonl";
 
     private final HarnessRunner runner;
     private final String runId;
@@ -67,6 +73,10 @@ final class RunExecution {
     private HarnessResult result;
     private BranchPush branch;
     private Login login = Login.unknown();
+    private MeterRun metered;
+    private MeterReport wire;
+    private HarnessResult adapterResult;
+    private ModelPrice price;
     /** The runner's listener, and the run's own when one was given. */
     private final HarnessListener listener;
 
@@ -137,7 +147,13 @@ final class RunExecution {
             return;
         }
         stage = Stage.PREPARE;
-        HarnessContext ctx = new HarnessContext(runId, spec.prompt(), provider.withModel(model), ws.dir(), ws.scratchDir(),
+        ResolvedProvider seen = provider.withModel(model);
+        price = runner.price(provider.name(), model).orElse(null);
+        if (runner.metering) {
+            metered = openMeter(seen);
+            seen = metered.provider();
+        }
+        HarnessContext ctx = new HarnessContext(runId, spec.prompt(), seen, ws.dir(), ws.scratchDir(),
                 executable.toString(), spec.limits(), spec.systemPrompt(), spec.options(), runner.environment,
                 runner.runningAsRoot);
         Invocation invocation = harness.prepare(ctx);
@@ -164,6 +180,7 @@ final class RunExecution {
                 .secrets(secrets)
                 .listener(events)
                 .build());
+        closeMeter();
         stage = Stage.CAPTURE;
         status(events, HarnessEvent.Status.CAPTURING, null);
         captured = runner.changes.collect(ws);
@@ -177,12 +194,45 @@ final class RunExecution {
             Execution execution = new Execution(ctx, invocation, outcome.exitCode(), termination,
                     io.resolve("stdout.log"), io.resolve("stderr.log"), captured.changes(), outcome.duration());
             result = imposeTermination(harness.interpret(execution), termination);
+            adapterResult = result;
+            if (wire != null) {
+                WireTruth.Applied applied = WireTruth.apply(result, wire, model, price, termination);
+                result = applied.result();
+                notes.addAll(applied.notes());
+            }
             stage = null; // went through every stage
         }
         if (runner.pushBranches) {
             branch = runner.pusher.push(ws, captured, ResultStore.taskDir(spec.task()) + "/"
                     + ResultStore.combo(harness.id(), provider.name(), model) + "/" + ResultStore.sanitise(runId))
                     .orElse(null);
+        }
+    }
+
+    /** Opens the run's metering: activity and a passed budget go to the supervisor's guard. */
+    private MeterRun openMeter(ResolvedProvider real) {
+        MeterRun.Hooks hooks = new MeterRun.Hooks() {
+            @Override
+            public void activity() {
+                runner.supervisor.activity(runId);
+            }
+
+            @Override
+            public void budgetPassed(String reason) {
+                runner.supervisor.stop(runId, new Termination(Termination.Kind.BUDGET, reason));
+            }
+        };
+        try {
+            return runner.meter().open(runId, real, hooks, spec.limits(), price, ws.ioDir().resolve(REQUESTS));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("could not open the run's requests.jsonl in " + ws.ioDir(), e);
+        }
+    }
+
+    /** Ends the run's metering (idempotent); what the wire showed goes to {@link #wire}. */
+    private void closeMeter() {
+        if (metered != null && wire == null) {
+            wire = metered.finish();
         }
     }
 
@@ -250,6 +300,11 @@ final class RunExecution {
     }
 
     private RunRecord finish(EventLog events, Path eventsFile) {
+        try {
+            closeMeter();
+        } catch (RuntimeException e) {
+            log.warn("run {}: closing its metering failed: {}", runId, e.toString());
+        }
         Path resultDir = runner.store.dirFor(spec.task(), harness.id(), provider.name(), model, runId);
         Redactor redactor = Redactor.of(secrets);
         GitChanges changes = captured != null ? captured.changes() : null;
@@ -258,7 +313,10 @@ final class RunExecution {
                 .exitCode(outcome != null ? outcome.exitCode() : null)
                 .termination(outcome != null ? outcome.termination() : null).startedAt(startedAt)
                 .finishedAt(Instant.now()).changes(changes).login(login).branch(branch).notes(notes)
-                .resultDir(resultDir).build();
+                .resultDir(resultDir).adapterResult(adapterResult)
+                .meter(wire == null || outcome == null ? null : new MeterSummary(wire.requests(), wire.modelRequests(),
+                        wire.measuredRequests(), wire.tokens(), wire.answered(), wire.budgetPassed()))
+                .build();
         RuntimeException failure = null;
         Future<?> checkoutRemoval = removeCheckoutInBackground();
         try {
@@ -269,7 +327,8 @@ final class RunExecution {
             Path io = ws != null ? ws.ioDir() : null;
             ResultStore.RunFiles files = new ResultStore.RunFiles(
                     captured != null ? captured.patch() : null, captured != null ? captured.diffstat() : null,
-                    io != null ? io.resolve("transcript.log") : null, eventsFile);
+                    io != null ? io.resolve("transcript.log") : null, eventsFile,
+                    io != null && metered != null ? io.resolve(REQUESTS) : null);
             runner.store.write(record, files, redactor);
         } catch (RuntimeException e) {
             failure = e;
