@@ -288,7 +288,7 @@ final class RunExecution {
     /** The guard's verdict wins over what the adapter read from a stopped process's output. */
     private static HarnessResult imposeTermination(HarnessResult r, Termination t) {
         Outcome imposed = Outcomes.fromTermination(t).orElse(null);
-        if (imposed != null && r.outcome() != imposed) {
+        if (imposed != null && (r.outcome() != imposed || r.reason() == null)) {
             return r.withOutcome(imposed, t.reason() != null ? t.reason() : r.reason());
         }
         return r;

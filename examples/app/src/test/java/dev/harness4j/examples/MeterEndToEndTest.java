@@ -183,7 +183,7 @@ class MeterEndToEndTest {
         JsonNode meta = meta(record);
         assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("completed");
         long[] sent = sentUsage(model);
-        assertThat(sent[0]).as("the server answered at least the two scripted turns").isGreaterThanOrEqualTo(2534);
+        assertThat(sent[0]).as("the server answered at least the first scripted turn").isGreaterThanOrEqualTo(1234);
         JsonNode tokens = meta.path("tokens");
         assertThat(tokens.path("source").asText()).isEqualTo("metered");
         long input;

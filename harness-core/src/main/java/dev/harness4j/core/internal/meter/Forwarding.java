@@ -273,8 +273,11 @@ final class Forwarding {
         boolean modelRequest = method.equals("POST") && style != WireStyle.OTHER; // not token counts, lists, probes
         boolean ok = status >= 200 && status < 300;
         boolean complete = ok && problem == null && !r.malformed;
-        // an error answer from the endpoint billed nothing: measured; one the meter made up (unreachable) is not
-        boolean measured = modelRequest && ((complete && r.usageSeen) || (!ok && status > 0 && problem == null));
+        // nothing was billed, for certain, when the endpoint answered with an error, when it could not be
+        // reached, or when the meter refused the request: measured (as 0); a timeout or a broken stream is not
+        boolean billedNothing = !ok && status > 0 && (problem == null || problem.startsWith("unreachable")
+                || problem.startsWith("refused"));
+        boolean measured = modelRequest && ((complete && r.usageSeen) || billedNothing);
         Instant answeredAt = Instant.now();
         Instant retryAt = status == 429 ? RetryAt.of(rateLimit, r.errorMessage, answeredAt) : null;
         String upstreamError = problem != null ? problem : r.malformed && ok ? "malformed" : null;

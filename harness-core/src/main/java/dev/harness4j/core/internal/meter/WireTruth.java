@@ -17,7 +17,9 @@ import java.util.Optional;
  * Puts what the wire showed into a run's result. Pure functions.
  *
  * <ul>
- *   <li>Tokens: the metered sums when the meter measured any figure; otherwise the adapter's.
+ *   <li>Tokens: the metered sums whenever the run made a model request through the meter (each
+ *       figure absent when a request lacked it, so unmeasured rather than 0); the adapter's only
+ *       when no model request went through the meter.
  *   <li>Served model: the verdict of {@link ModelMatch} on the answering models, when any answered.
  *   <li>Cost: metered tokens × the model's price ({@code metered-price}); without a price or
  *       without metered input and output, the adapter's (a CLI estimate), or none.
@@ -58,8 +60,9 @@ public final class WireTruth {
                         + "the provider's base URL)");
             }
         } else {
-            if (report.tokens().isMeasured()) {
-                tokens = report.tokens();
+            tokens = report.tokens(); // the wire's, even unmeasured: the adapter's figures stay in meta.json beside them
+            if (cost != null && cost.usd().signum() == 0 && !tokens.isMeasured()) {
+                cost = null; // a CLI's $0 for traffic nobody measured is a stand-in, not a figure
             }
             notes.add("metered: measured " + report.measuredRequests() + " of " + report.modelRequests()
                     + " model requests");

@@ -15,12 +15,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /** A real loopback HTTP server standing in for a model endpoint: each path answers as a test says. */
-final class Upstream implements AutoCloseable {
+public final class Upstream implements AutoCloseable {
     /** One received request: method, path, query, headers (lower-case names), body. */
     record Received(String method, String path, String query, Map<String, List<String>> headers, byte[] body) {}
 
     @FunctionalInterface
-    interface Handler {
+    public interface Handler {
         void handle(HttpExchange ex) throws IOException;
     }
 
@@ -33,7 +33,7 @@ final class Upstream implements AutoCloseable {
     final List<Received> received = new CopyOnWriteArrayList<>();
     private final Map<String, Handler> handlers = new ConcurrentHashMap<>();
 
-    Upstream() throws IOException {
+    public Upstream() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         server.createContext("/", ex -> {
             byte[] body = ex.getRequestBody().readAllBytes();
@@ -53,16 +53,16 @@ final class Upstream implements AutoCloseable {
         server.start();
     }
 
-    Upstream on(String path, Handler handler) {
+    public Upstream on(String path, Handler handler) {
         handlers.put(path, handler);
         return this;
     }
 
-    URI url(String path) {
+    public URI url(String path) {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
     }
 
-    static void send(HttpExchange ex, int status, String contentType, String body) throws IOException {
+    public static void send(HttpExchange ex, int status, String contentType, String body) throws IOException {
         byte[] b = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         ex.getResponseHeaders().set("content-type", contentType);
         ex.sendResponseHeaders(status, b.length == 0 ? -1 : b.length);
