@@ -65,6 +65,12 @@ public final class HarnessRunner implements AutoCloseable {
     /** How long pushing a result branch may take: 2 minutes. */
     public static final Duration DEFAULT_PUSH_TIMEOUT = BranchPusher.DEFAULT_PUSH_TIMEOUT;
 
+    /**
+     * How long a login probe's clear answer (logged in or not) is reused by later runs of this
+     * runner with the same harness and configuration: 5 minutes.
+     */
+    public static final Duration DEFAULT_LOGIN_CACHE_TTL = Duration.ofMinutes(5);
+
     /** How long an adapter's login probe may run before the login is recorded as unknown: 20 s. */
     public static final Duration DEFAULT_LOGIN_TIMEOUT = Duration.ofSeconds(20);
 
@@ -79,6 +85,8 @@ public final class HarnessRunner implements AutoCloseable {
     final boolean autonomyPreamble;
     final boolean loginProbe;
     final Duration loginTimeout;
+    final Duration loginCacheTtl;
+    private final ConcurrentMap<String, CachedLogin> logins = new ConcurrentHashMap<>();
     final Workspaces workspaces;
     final ChangeCollector changes;
     final BranchPusher pusher;
@@ -109,6 +117,7 @@ public final class HarnessRunner implements AutoCloseable {
         this.autonomyPreamble = b.autonomyPreamble;
         this.loginProbe = b.loginProbe;
         this.loginTimeout = b.loginTimeout;
+        this.loginCacheTtl = b.loginCacheTtl;
         this.workspaces = Workspaces.builder().stateDir(b.stateDir).gitExecutable(b.gitExecutable).build();
         this.changes = new ChangeCollector(workspaces);
         this.pusher = new BranchPusher(workspaces, b.pushTimeout);
@@ -118,6 +127,28 @@ public final class HarnessRunner implements AutoCloseable {
         this.runningAsRoot = detectRoot();
         this.metering = b.metering;
         this.prices = b.prices;
+    }
+
+    private record CachedLogin(dev.harness4j.api.Login login, long expiresNanos) {}
+
+    /** A cached clear login answer for this configuration key, or null. */
+    dev.harness4j.api.Login cachedLogin(String key) {
+        CachedLogin c = logins.get(key);
+        if (c == null) {
+            return null;
+        }
+        if (System.nanoTime() - c.expiresNanos() >= 0) {
+            logins.remove(key, c);
+            return null;
+        }
+        return c.login();
+    }
+
+    /** Keeps a clear login answer for {@link #loginCacheTtl}; an unknown one is never kept. */
+    void cacheLogin(String key, dev.harness4j.api.Login login) {
+        if (!loginCacheTtl.isZero() && login.status() != dev.harness4j.api.Login.Status.UNKNOWN) {
+            logins.put(key, new CachedLogin(login, System.nanoTime() + loginCacheTtl.toNanos()));
+        }
     }
 
     /** The meter, started on first use; null once this runner is closed. */
@@ -337,6 +368,7 @@ public final class HarnessRunner implements AutoCloseable {
         private boolean autonomyPreamble = true;
         private boolean loginProbe = true;
         private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
+        private Duration loginCacheTtl = DEFAULT_LOGIN_CACHE_TTL;
         private boolean metering = true;
         private PriceList prices = PriceList.NONE;
 
@@ -433,6 +465,21 @@ public final class HarnessRunner implements AutoCloseable {
          */
         public Builder loginProbe(boolean value) {
             this.loginProbe = value;
+            return this;
+        }
+
+        /**
+         * How long a login probe's clear answer is reused by later runs of this runner with the
+         * same harness and configuration (the probe's command and environment, the endpoint and
+         * key), instead of probing again (~300 ms a run); {@link Duration#ZERO} probes every run;
+         * default {@link #DEFAULT_LOGIN_CACHE_TTL}. An unknown answer is never reused.
+         */
+        public Builder loginCacheTtl(Duration value) {
+            Objects.requireNonNull(value, "loginCacheTtl");
+            if (value.isNegative()) {
+                throw new IllegalArgumentException("loginCacheTtl must not be negative, was " + value);
+            }
+            this.loginCacheTtl = value;
             return this;
         }
 

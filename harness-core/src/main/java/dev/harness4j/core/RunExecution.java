@@ -248,6 +248,11 @@ final class RunExecution {
             }
             Invocation inv = probe.get();
             secrets.addAll(inv.secretValues());
+            String cacheKey = loginCacheKey(inv, ctx);
+            Login cached = runner.cachedLogin(cacheKey);
+            if (cached != null) {
+                return cached;
+            }
             Path io = ws.ioDir();
             ProcessOutcome o = runner.supervisor.run(ProcessRequest.builder(runId, inv, ws.scratchDir())
                     .baseEnvironment(runner.environment)
@@ -267,13 +272,40 @@ final class RunExecution {
             Login l = harness.interpretLogin(new Execution(ctx, inv, o.exitCode(), o.termination(),
                     io.resolve("login-stdout.log"), io.resolve("login-stderr.log"),
                     GitChanges.none(baseline.commit()), o.duration()));
-            return l != null ? l : Login.unknown();
+            if (l == null) {
+                return Login.unknown();
+            }
+            runner.cacheLogin(cacheKey, l);
+            return l;
         } catch (InterruptedException e) {
             throw e;
         } catch (RuntimeException e) {
             log.info("run {}: login probe of {} failed ({}); login unknown", runId, harness.id(),
                     Redactor.of(secrets).redact(String.valueOf(e.getMessage())));
             return Login.unknown();
+        }
+    }
+
+    /**
+     * What makes a login probe's answer: the harness, the probe's command, environment and files
+     * with this run's own paths, id and meter URL taken out, and the real endpoint; hashed (SHA-256)
+     * so that no key sits in the cache.
+     */
+    private String loginCacheKey(Invocation inv, HarnessContext ctx) {
+        StringBuilder sb = new StringBuilder(harness.id()).append('\0').append(provider.name()).append('\0')
+                .append(provider.baseUrl()).append('\0').append(String.join("\0", inv.command()));
+        new java.util.TreeMap<>(inv.environment()).forEach((k, v) -> sb.append('\0').append(k).append('=').append(v));
+        inv.removeEnvironment().stream().sorted().forEach(k -> sb.append("\0-").append(k));
+        new java.util.TreeMap<>(inv.files()).forEach((k, v) -> sb.append('\0').append(k).append(':').append(v));
+        sb.append('\0').append(inv.workingDir()).append('\0').append(inv.stdin());
+        String text = sb.toString().replace(ws.scratchDir().toString(), "<scratch>").replace(ws.dir().toString(), "<ws>")
+                .replace(ctx.provider().rootUrl(), provider.rootUrl()).replace(runId, "<run>");
+        try {
+            byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(
+                    java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(h);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
     }
 
