@@ -118,10 +118,11 @@ final class Forwarding {
             boolean noBody = method.equals("HEAD") || status == 204 || status == 304 || (status >= 100 && status < 200);
             long length = resp.headers().firstValueAsLong("content-length").orElse(-1);
             String encoding = resp.headers().firstValue("content-encoding").orElse("identity").toLowerCase(Locale.ROOT);
-            BodyReader reader = encoding.equals("identity") || encoding.isEmpty()
-                    ? BodyReader.of(resp.headers().firstValue("content-type").orElse(null), reading, meter.json) : null;
+            BodyReader plain = BodyReader.of(resp.headers().firstValue("content-type").orElse(null), reading, meter.json);
+            BodyReader reader = encoding.equals("identity") || encoding.isEmpty() ? plain
+                    : Inflating.of(encoding.strip(), plain);
             if (reader == null) {
-                reading.malformed = true; // a compressed body is passed on unread
+                reading.malformed = true; // an encoding the meter cannot read (br, zstd): passed on unread
             }
             ex.sendResponseHeaders(status, noBody ? -1 : length == 0 ? -1 : length > 0 ? length : 0);
             if (cancelled) {

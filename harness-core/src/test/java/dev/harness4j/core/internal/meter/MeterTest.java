@@ -321,4 +321,36 @@ class MeterTest {
             assertThat(report.measuredRequests()).as("a refused request billed nothing: " + Files.readString(tmp.resolve("requests.jsonl"))).isEqualTo(1);
         }
     }
+
+    @Test
+    void aGzippedAnswerIsPassedOnCompressedAndStillRead() throws Exception {
+        java.io.ByteArrayOutputStream z = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(z)) {
+            gz.write(("{\"model\":\"gpt-x\",\"usage\":{\"prompt_tokens\":90,\"completion_tokens\":9}}")
+                    .getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] gzipped = z.toByteArray();
+        upstream.on("/v1/chat/completions", ex -> {
+            ex.getResponseHeaders().set("content-encoding", "gzip");
+            ex.getResponseHeaders().set("content-type", "application/json");
+            ex.sendResponseHeaders(200, gzipped.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                for (int i = 0; i < gzipped.length; i += 3) { // in small pieces: the header too
+                    out.write(gzipped, i, Math.min(3, gzipped.length - i));
+                    out.flush();
+                }
+            }
+        });
+        try (MeterRun run = open(upstream.url(""))) {
+            HttpResponse<byte[]> resp = client.send(HttpRequest.newBuilder(URI.create(run.provider().v1Url()
+                    + "/chat/completions")).header("accept-encoding", "gzip")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"gpt-x\"}")).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(resp.body()).isEqualTo(gzipped);
+            assertThat(resp.headers().firstValue("content-encoding")).hasValue("gzip");
+            MeterReport report = run.finish();
+            assertThat(report.tokens().input()).isEqualTo(90);
+            assertThat(report.tokens().output()).isEqualTo(9);
+        }
+    }
 }
