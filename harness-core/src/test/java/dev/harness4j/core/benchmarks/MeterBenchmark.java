@@ -53,6 +53,11 @@ public final class MeterBenchmark {
     private MeterBenchmark() {}
 
     public static void main(String[] args) throws Exception {
+        // as the meter and the scripted model server do, before the first JDK HTTP server: without
+        // TCP_NODELAY a small write after the headers waits for the peer's delayed ACK (~40 ms)
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         int megabytes = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         HttpServer up = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);

@@ -172,11 +172,13 @@ final class Forwarding {
                 ex.getResponseBody().close();
             }
         } finally {
+            if (!abort) {
+                ex.close(); // the CLI has its whole answer before the record is written
+            }
             run.end(this, record(status, firstByte, capture, reading, rateLimit, problem, capture.total, down));
             if (abort) {
                 throw new AbruptEnd(); // the JDK server then closes the connection without ending the body
             }
-            ex.close();
         }
     }
 
