@@ -60,6 +60,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * whose {@code outcome} is {@code error} and whose {@code stage} and {@code reason} say where
  * and why. The run's directory under {@code <stateDir>/runs/<runId>} is removed after capture.
  * A dirty baseline is isolated from its committed state, noted in {@code meta.json}.
+ *
+ * <p>Each run's model traffic goes through the runner's metering proxy (a loopback server started
+ * with the first run and closed with the runner; {@link Builder#metering(boolean)}), so that
+ * tokens, cost ({@link Builder#prices}), the served model and the error class come from the wire
+ * the same way for every harness, and {@code Limits} budgets can stop a run.
  */
 public final class HarnessRunner implements AutoCloseable {
     /** How long pushing a result branch may take: 2 minutes. */
