@@ -70,6 +70,9 @@ public final class MeterRun implements AutoCloseable {
     private final long[] sums = new long[4];
     private final boolean[] absent = new boolean[4];
     private final Set<String> answered = new LinkedHashSet<>();
+    /** The answers to requests that asked for the run's model (or named none). */
+    private final Set<String> answeredForRunModel = new LinkedHashSet<>();
+    private final String runModel;
     private RequestRecord lastModel;
     private RequestRecord last;
     private int written;
@@ -84,6 +87,7 @@ public final class MeterRun implements AutoCloseable {
         this.token = token;
         this.provider = viaMeter;
         this.upstreamRoot = real.rootUrl();
+        this.runModel = real.model();
         this.hooks = hooks;
         this.limits = limits;
         this.price = price;
@@ -137,6 +141,9 @@ public final class MeterRun implements AutoCloseable {
                 lastModel = r;
                 if (r.answeredModel() != null) {
                     answered.add(r.answeredModel());
+                    if (r.requestedModel() == null || ModelMatch.matches(runModel, r.requestedModel())) {
+                        answeredForRunModel.add(r.answeredModel());
+                    }
                 }
                 if (r.measured()) {
                     measured++;
@@ -301,8 +308,8 @@ public final class MeterRun implements AutoCloseable {
             if (any) {
                 tokens = new TokenUsage(f[0], f[1], f[2], f[3], TokenUsage.Source.METERED);
             }
-            report = new MeterReport(requests, modelRequests, measured, tokens, List.copyOf(answered), lastModel,
-                    last, budgetPassed);
+            report = new MeterReport(requests, modelRequests, measured, tokens, List.copyOf(answered),
+                    List.copyOf(answeredForRunModel), lastModel, last, budgetPassed);
             return report;
         }
     }

@@ -20,7 +20,9 @@ import java.util.Optional;
  *   <li>Tokens: the metered sums whenever the run made a model request through the meter (each
  *       figure absent when a request lacked it, so unmeasured rather than 0); the adapter's only
  *       when no model request went through the meter.
- *   <li>Served model: the verdict of {@link ModelMatch} on the answering models, when any answered.
+ *   <li>Served model: the verdict of {@link ModelMatch} on the models that answered requests for
+ *       the run's model (a background request the CLI made for another model of its own choosing
+ *       is listed but no substitution); mismatch when no request asked for the run's model.
  *   <li>Cost: metered tokens × the model's price ({@code metered-price}); without a price or
  *       without metered input and output, the adapter's (a CLI estimate), or none.
  *   <li>Outcome: when the process exited by itself and the adapter said only {@code error} or
@@ -66,8 +68,13 @@ public final class WireTruth {
             }
             notes.add("metered: measured " + report.measuredRequests() + " of " + report.modelRequests()
                     + " model requests");
-            if (!report.answered().isEmpty()) {
-                served = ModelMatch.verdict(model, report.answered());
+            if (!report.answeredForRunModel().isEmpty()) {
+                ServedModel.Verdict v = ModelMatch.verdict(model, report.answeredForRunModel()).verdict();
+                served = new ServedModel(model, report.answered(), v);
+            } else if (!report.answered().isEmpty()) { // the CLI never asked for the run's model
+                served = new ServedModel(model, report.answered(), ServedModel.Verdict.MISMATCH);
+                notes.add("served model: no model request asked for " + model + "; the CLI asked for "
+                        + report.answered());
             }
             if (price != null && tokens.source() == TokenUsage.Source.METERED) {
                 Optional<BigDecimal> usd = price.cost(tokens);
