@@ -34,8 +34,10 @@ import java.util.concurrent.Executors;
  * [requests=2000] [streamMegabytes=100]}.
  *
  * <pre>
- * mvn -o -q -pl harness-core -am test-compile exec:exec -Dexec.executable=java -Dexec.classpathScope=test \
- *     -Dexec.args="-Xmx64m -cp %classpath dev.harness4j.core.benchmarks.MeterBenchmark 2000 100"
+ * mvn -o -q -B -pl harness-core -am test-compile
+ * mvn -o -q -B -pl harness-core dependency:build-classpath -Dmdep.outputFile=/tmp/core-cp.txt -Dmdep.includeScope=test
+ * java -Xmx64m -cp harness-core/target/test-classes:harness-core/target/classes:harness-api/target/classes:$(cat /tmp/core-cp.txt) \
+ *     dev.harness4j.core.benchmarks.MeterBenchmark 2000 100
  * </pre>
  */
 public final class MeterBenchmark {
