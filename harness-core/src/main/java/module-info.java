@@ -6,6 +6,7 @@
 module dev.harness4j.core {
     requires transitive dev.harness4j.api;
     requires transitive java.net.http;
+    requires jdk.httpserver;
     requires com.fasterxml.jackson.annotation;
     requires com.fasterxml.jackson.core;
     requires com.fasterxml.jackson.databind;

@@ -21,7 +21,9 @@ public record Cost(BigDecimal usd, Source source, String note) {
         /** Prices the library wrote into the CLI's config, summed by the CLI. */
         CONFIGURED_PRICE,
         /** Spend measured at a gateway. */
-        GATEWAY
+        GATEWAY,
+        /** Metered tokens (read from the wire) times the configured prices of the model. */
+        METERED_PRICE
     }
 
     /**

@@ -29,7 +29,7 @@ public enum Outcome {
     BAD_REQUEST,
     /** The harness stopped at its max-turns limit. */
     MAX_TURNS,
-    /** The harness stopped at its budget limit. */
+    /** The run passed a budget limit: the CLI's own, or the guard's on metered tokens, cost or model requests. */
     BUDGET;
 
     /**

@@ -8,7 +8,7 @@ public final class Outcomes {
 
     /**
      * The outcome a guard or start failure imposes regardless of what the harness printed:
-     * {@code timeout} for the guard's limits, {@code bailed} for bail and shutdown, {@code error}
+     * {@code timeout} for the guard's time limits, {@code budget} for its budget limits, {@code bailed} for bail and shutdown, {@code error}
      * when the process never started; empty when the process exited by itself.
      *
      * @param termination how the process ended
@@ -19,6 +19,7 @@ public final class Outcomes {
             case INACTIVITY_TIMEOUT, MAX_RUNTIME -> Optional.of(Outcome.TIMEOUT);
             case BAILED, SHUTDOWN -> Optional.of(Outcome.BAILED);
             case START_FAILED -> Optional.of(Outcome.ERROR);
+            case BUDGET -> Optional.of(Outcome.BUDGET);
             case EXITED -> Optional.empty();
         };
     }

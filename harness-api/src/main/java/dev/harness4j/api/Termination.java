@@ -24,7 +24,9 @@ public record Termination(Kind kind, String reason) {
         /** The JVM shut down or the runner was closed while it ran. */
         SHUTDOWN,
         /** The process could not be started (e.g. the binary does not exist). */
-        START_FAILED
+        START_FAILED,
+        /** The guard stopped it: the run's metered tokens, cost or model requests passed a budget limit. */
+        BUDGET
     }
 
     /**

@@ -21,6 +21,11 @@ public record TokenUsage(Long input, Long output, Long cacheRead, Long cacheWrit
         /** Measured at a gateway in front of the model endpoint. */
         GATEWAY,
         /**
+         * Read from the wire by the library's metering proxy: the usage the model endpoint
+         * reported on each request, summed.
+         */
+        METERED,
+        /**
          * An estimate, not the endpoint's count: the CLI counted the tokens itself (e.g. with its
          * own tokenizer while streaming) and the adapter passes its figures on as such.
          */

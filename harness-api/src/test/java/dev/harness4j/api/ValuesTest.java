@@ -77,12 +77,12 @@ class ValuesTest {
 
     @Test
     void httpStatusesMapToErrorClasses() {
-        assertThat(Outcomes.fromHttpStatus(429)).contains(Outcome.RATE_LIMITED);
-        assertThat(Outcomes.fromHttpStatus(401)).contains(Outcome.AUTH);
-        assertThat(Outcomes.fromHttpStatus(403)).contains(Outcome.AUTH);
-        assertThat(Outcomes.fromHttpStatus(529)).contains(Outcome.TRANSIENT);
-        assertThat(Outcomes.fromHttpStatus(500)).contains(Outcome.TRANSIENT);
-        assertThat(Outcomes.fromHttpStatus(400)).contains(Outcome.BAD_REQUEST);
+        assertThat(Outcomes.fromHttpStatus(429)).hasValue(Outcome.RATE_LIMITED);
+        assertThat(Outcomes.fromHttpStatus(401)).hasValue(Outcome.AUTH);
+        assertThat(Outcomes.fromHttpStatus(403)).hasValue(Outcome.AUTH);
+        assertThat(Outcomes.fromHttpStatus(529)).hasValue(Outcome.TRANSIENT);
+        assertThat(Outcomes.fromHttpStatus(500)).hasValue(Outcome.TRANSIENT);
+        assertThat(Outcomes.fromHttpStatus(400)).hasValue(Outcome.BAD_REQUEST);
         assertThat(Outcomes.fromHttpStatus(200)).isEmpty();
     }
 
@@ -91,6 +91,19 @@ class ValuesTest {
         assertThatThrownBy(() -> Limits.NONE.withInactivityTimeout(Duration.ZERO))
                 .hasMessageContaining("inactivityTimeout must be positive");
         assertThat(Limits.NONE.withMaxRuntime(Duration.ofMinutes(5)).maxRuntime()).isEqualTo(Duration.ofMinutes(5));
+    }
+
+    @Test
+    void budgetLimitsRejectNonPositiveValuesAndABudgetStopIsOutcomeBudget() {
+        assertThatThrownBy(() -> Limits.NONE.withMaxTokens(0L)).hasMessageContaining("maxTokens must be >= 1");
+        assertThatThrownBy(() -> Limits.NONE.withMaxCostUsd(java.math.BigDecimal.ZERO)).hasMessageContaining("maxCostUsd");
+        assertThatThrownBy(() -> Limits.NONE.withMaxModelRequests(0)).hasMessageContaining("maxModelRequests");
+        Limits l = new Limits(Duration.ofSeconds(1), null, 3).withMaxTokens(10L);
+        assertThat(l.maxTurns()).isEqualTo(3);
+        assertThat(l.hasBudget()).isTrue();
+        assertThat(Limits.NONE.hasBudget()).isFalse();
+        assertThat(Outcomes.fromTermination(new Termination(Termination.Kind.BUDGET, "passed max tokens 10")))
+                .hasValue(Outcome.BUDGET);
     }
 
     @Test

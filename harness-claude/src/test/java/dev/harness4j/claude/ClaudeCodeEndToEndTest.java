@@ -147,7 +147,11 @@ class ClaudeCodeEndToEndTest {
         assertThat(tokens.path("output").asLong()).isEqualTo(25);
         assertThat(tokens.path("cache_read").asLong()).isEqualTo(30);
         assertThat(tokens.path("cache_write").asLong()).isEqualTo(40);
-        assertThat(tokens.path("source").asText()).isEqualTo("adapter");
+        assertThat(tokens.path("source").asText()).as("measured on the wire").isEqualTo("metered");
+        JsonNode own = meta.path("adapter").path("tokens");
+        assertThat(own.path("source").asText()).as("the adapter's own figures, kept beside").isEqualTo("adapter");
+        assertThat(own.path("input").asLong()).isEqualTo(tokens.path("input").asLong());
+        assertThat(own.path("output").asLong()).isEqualTo(tokens.path("output").asLong());
         assertThat(meta.path("cost").path("source").asText()).isEqualTo("cli_estimate");
         assertThat(meta.path("cost").path("note").asText()).contains("default model's rate");
         assertThat(meta.path("served_model").path("verdict").asText()).isEqualTo("match");

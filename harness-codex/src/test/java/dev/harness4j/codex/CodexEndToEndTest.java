@@ -114,7 +114,11 @@ class CodexEndToEndTest {
         assertThat(tokens.path("input").asLong()).as(tokens.toString()).isEqualTo(100 + 110);
         assertThat(tokens.path("output").asLong()).isEqualTo(20 + 5);
         assertThat(tokens.path("cache_read").asLong()).isEqualTo(30);
-        assertThat(tokens.path("source").asText()).isEqualTo("adapter");
+        assertThat(tokens.path("source").asText()).as("measured on the wire").isEqualTo("metered");
+        JsonNode own = run.meta.path("adapter").path("tokens");
+        assertThat(own.path("source").asText()).as("the adapter's own figures, kept beside").isEqualTo("adapter");
+        assertThat(own.path("input").asLong()).isEqualTo(tokens.path("input").asLong());
+        assertThat(own.path("output").asLong()).isEqualTo(tokens.path("output").asLong());
         assertThat(run.meta.path("cost").isNull()).as("codex prints no cost").isTrue();
         assertThat(run.meta.path("served_model").path("answered")).extracting(JsonNode::asText).containsExactly(model);
         assertThat(run.meta.path("served_model").path("verdict").asText()).isEqualTo("match");

@@ -9,6 +9,9 @@ import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.AutonomyPreamble;
 import dev.harness4j.core.internal.capture.ResultStore;
 import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.meter.Meter;
+import dev.harness4j.core.provider.ModelPrice;
+import dev.harness4j.core.provider.PriceList;
 import dev.harness4j.core.process.ProcessSupervisor;
 import dev.harness4j.core.internal.workspace.BranchPusher;
 import dev.harness4j.core.internal.workspace.ChangeCollector;
@@ -57,10 +60,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * whose {@code outcome} is {@code error} and whose {@code stage} and {@code reason} say where
  * and why. The run's directory under {@code <stateDir>/runs/<runId>} is removed after capture.
  * A dirty baseline is isolated from its committed state, noted in {@code meta.json}.
+ *
+ * <p>Each run's model traffic goes through the runner's metering proxy (a loopback server started
+ * with the first run and closed with the runner; {@link Builder#metering(boolean)}), so that
+ * tokens, cost ({@link Builder#prices}), the served model and the error class come from the wire
+ * the same way for every harness, and {@code Limits} budgets can stop a run.
  */
 public final class HarnessRunner implements AutoCloseable {
     /** How long pushing a result branch may take: 2 minutes. */
     public static final Duration DEFAULT_PUSH_TIMEOUT = BranchPusher.DEFAULT_PUSH_TIMEOUT;
+
+    /**
+     * How long a login probe's clear answer (logged in or not) is reused by later runs of this
+     * runner with the same harness and configuration: 5 minutes.
+     */
+    public static final Duration DEFAULT_LOGIN_CACHE_TTL = Duration.ofMinutes(5);
 
     /** How long an adapter's login probe may run before the login is recorded as unknown: 20 s. */
     public static final Duration DEFAULT_LOGIN_TIMEOUT = Duration.ofSeconds(20);
@@ -76,6 +90,8 @@ public final class HarnessRunner implements AutoCloseable {
     final boolean autonomyPreamble;
     final boolean loginProbe;
     final Duration loginTimeout;
+    final Duration loginCacheTtl;
+    private final ConcurrentMap<String, CachedLogin> logins = new ConcurrentHashMap<>();
     final Workspaces workspaces;
     final ChangeCollector changes;
     final BranchPusher pusher;
@@ -83,6 +99,9 @@ public final class HarnessRunner implements AutoCloseable {
     private final ResultIndex results;
     final ProcessSupervisor supervisor;
     final boolean runningAsRoot;
+    final boolean metering;
+    private final PriceList prices;
+    private Meter meter; // started by the first metered run; guarded by this
     /** Deletes a finished run's checkout while its results are written; daemon threads, idle ones end. */
     final ExecutorService housekeeping = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "harness4j-cleanup");
@@ -105,6 +124,7 @@ public final class HarnessRunner implements AutoCloseable {
         this.autonomyPreamble = b.autonomyPreamble;
         this.loginProbe = b.loginProbe;
         this.loginTimeout = b.loginTimeout;
+        this.loginCacheTtl = b.loginCacheTtl;
         this.workspaces = Workspaces.builder().stateDir(b.stateDir).gitExecutable(b.gitExecutable).build();
         this.changes = new ChangeCollector(workspaces);
         this.pusher = new BranchPusher(workspaces, b.pushTimeout);
@@ -112,6 +132,58 @@ public final class HarnessRunner implements AutoCloseable {
         this.results = ResultIndex.of(workspaces.stateDir());
         this.supervisor = ProcessSupervisor.builder().termGrace(b.termGrace).build();
         this.runningAsRoot = detectRoot();
+        this.metering = b.metering;
+        this.prices = b.prices;
+    }
+
+    private record CachedLogin(dev.harness4j.api.Login login, long expiresNanos) {}
+
+    /** A cached clear login answer for this configuration key, or null. */
+    dev.harness4j.api.Login cachedLogin(String key) {
+        CachedLogin c = logins.get(key);
+        if (c == null) {
+            return null;
+        }
+        if (System.nanoTime() - c.expiresNanos() >= 0) {
+            logins.remove(key, c);
+            return null;
+        }
+        return c.login();
+    }
+
+    /** Keeps a clear login answer for {@link #loginCacheTtl}; an unknown one is never kept. */
+    void cacheLogin(String key, dev.harness4j.api.Login login) {
+        if (!loginCacheTtl.isZero() && login.status() != dev.harness4j.api.Login.Status.UNKNOWN) {
+            logins.put(key, new CachedLogin(login, System.nanoTime() + loginCacheTtl.toNanos()));
+        }
+    }
+
+    /** The meter, started on first use; null once this runner is closed. */
+    synchronized Meter meter() {
+        if (closed.get()) {
+            throw new IllegalStateException("this HarnessRunner is closed");
+        }
+        if (meter == null) {
+            meter = Meter.start();
+        }
+        return meter;
+    }
+
+    /**
+     * The price of a model: the table given to {@link Builder#prices}, else the first resolver
+     * that is also a {@link PriceList} and knows it; empty when none does.
+     */
+    Optional<ModelPrice> price(String provider, String model) {
+        Optional<ModelPrice> p = prices.price(provider, model);
+        for (ProviderResolver r : providers) {
+            if (p.isPresent()) {
+                break;
+            }
+            if (r instanceof PriceList list) {
+                p = list.price(provider, model);
+            }
+        }
+        return p;
     }
 
     public static Builder builder() {
@@ -240,6 +312,11 @@ public final class HarnessRunner implements AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             preparing.values().forEach(f -> f.set(true));
             supervisor.close();
+            synchronized (this) {
+                if (meter != null) {
+                    meter.close();
+                }
+            }
             housekeeping.shutdown(); // runs still ending delete their checkouts themselves
         }
     }
@@ -306,8 +383,33 @@ public final class HarnessRunner implements AutoCloseable {
         private boolean autonomyPreamble = true;
         private boolean loginProbe = true;
         private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
+        private Duration loginCacheTtl = DEFAULT_LOGIN_CACHE_TTL;
+        private boolean metering = true;
+        private PriceList prices = PriceList.NONE;
 
         private Builder() {}
+
+        /**
+         * Whether each run's model traffic goes through the runner's metering proxy (a loopback
+         * HTTP server, started with the first run): the adapter is handed the provider with its
+         * base URL pointing at the proxy, which forwards byte for byte to the real endpoint and
+         * measures tokens, answering models, errors and rate limits on the way ({@code
+         * requests.jsonl}); budget limits need it. Default true.
+         */
+        public Builder metering(boolean value) {
+            this.metering = value;
+            return this;
+        }
+
+        /**
+         * Prices of models, for a cost from metered tokens (source {@code metered-price}); asked
+         * before any resolver that is itself a {@link PriceList}. Default none: a model without a
+         * price has no metered cost, never $0.
+         */
+        public Builder prices(PriceList value) {
+            this.prices = Objects.requireNonNull(value, "prices");
+            return this;
+        }
 
         /** Where runs and results go; default {@code ~/.harness4j}. */
         public Builder stateDir(Path value) {
@@ -378,6 +480,21 @@ public final class HarnessRunner implements AutoCloseable {
          */
         public Builder loginProbe(boolean value) {
             this.loginProbe = value;
+            return this;
+        }
+
+        /**
+         * How long a login probe's clear answer is reused by later runs of this runner with the
+         * same harness and configuration (the probe's command and environment, the endpoint and
+         * key), instead of probing again (~300 ms a run); {@link Duration#ZERO} probes every run;
+         * default {@link #DEFAULT_LOGIN_CACHE_TTL}. An unknown answer is never reused.
+         */
+        public Builder loginCacheTtl(Duration value) {
+            Objects.requireNonNull(value, "loginCacheTtl");
+            if (value.isNegative()) {
+                throw new IllegalArgumentException("loginCacheTtl must not be negative, was " + value);
+            }
+            this.loginCacheTtl = value;
             return this;
         }
 

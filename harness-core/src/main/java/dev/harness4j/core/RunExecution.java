@@ -39,12 +39,18 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import dev.harness4j.core.internal.meter.MeterReport;
+import dev.harness4j.core.internal.meter.MeterRun;
+import dev.harness4j.core.internal.meter.WireTruth;
+import dev.harness4j.core.provider.ModelPrice;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** One run of a {@link HarnessRunner}, from the workspace to the result on disk. Used once, by one thread. */
 final class RunExecution {
     private static final Logger log = LoggerFactory.getLogger(RunExecution.class);
+    /** The meter's per-request records in the run's io dir, copied into the result. */
+    private static final String REQUESTS = "requests.jsonl";
 
     private final HarnessRunner runner;
     private final String runId;
@@ -67,6 +73,10 @@ final class RunExecution {
     private HarnessResult result;
     private BranchPush branch;
     private Login login = Login.unknown();
+    private MeterRun metered;
+    private MeterReport wire;
+    private HarnessResult adapterResult;
+    private ModelPrice price;
     /** The runner's listener, and the run's own when one was given. */
     private final HarnessListener listener;
 
@@ -137,7 +147,13 @@ final class RunExecution {
             return;
         }
         stage = Stage.PREPARE;
-        HarnessContext ctx = new HarnessContext(runId, spec.prompt(), provider.withModel(model), ws.dir(), ws.scratchDir(),
+        ResolvedProvider seen = provider.withModel(model);
+        price = runner.price(provider.name(), model).orElse(null);
+        if (runner.metering) {
+            metered = openMeter(seen);
+            seen = metered.provider();
+        }
+        HarnessContext ctx = new HarnessContext(runId, spec.prompt(), seen, ws.dir(), ws.scratchDir(),
                 executable.toString(), spec.limits(), spec.systemPrompt(), spec.options(), runner.environment,
                 runner.runningAsRoot);
         Invocation invocation = harness.prepare(ctx);
@@ -165,6 +181,7 @@ final class RunExecution {
                 .listener(events)
                 .build());
         runner.processEnded(runId);
+        closeMeter();
         stage = Stage.CAPTURE;
         status(events, HarnessEvent.Status.CAPTURING, null);
         captured = runner.changes.collect(ws);
@@ -179,6 +196,12 @@ final class RunExecution {
                     io.resolve("stdout.log"), io.resolve("stderr.log"), captured.changes(), outcome.duration(),
                     outcome.finishedAt());
             result = imposeTermination(harness.interpret(execution), termination);
+            adapterResult = result;
+            if (wire != null) {
+                WireTruth.Applied applied = WireTruth.apply(result, wire, model, price, termination);
+                result = applied.result();
+                notes.addAll(applied.notes());
+            }
             if (bailed.get() && termination.kind() == Termination.Kind.EXITED && result.outcome() != Outcome.BAILED) {
                 // a bail accepted while the process was exiting: HarnessRunner.bail said yes, so it ends bailed
                 result = result.withOutcome(Outcome.BAILED, "bailed as the harness exited by itself (exit "
@@ -190,6 +213,33 @@ final class RunExecution {
             branch = runner.pusher.push(ws, captured, ResultStore.taskDir(spec.task()) + "/"
                     + ResultStore.combo(harness.id(), provider.name(), model) + "/" + ResultStore.sanitise(runId))
                     .orElse(null);
+        }
+    }
+
+    /** Opens the run's metering: activity and a passed budget go to the supervisor's guard. */
+    private MeterRun openMeter(ResolvedProvider real) {
+        MeterRun.Hooks hooks = new MeterRun.Hooks() {
+            @Override
+            public void activity() {
+                runner.supervisor.activity(runId);
+            }
+
+            @Override
+            public void budgetPassed(String reason) {
+                runner.supervisor.stop(runId, new Termination(Termination.Kind.BUDGET, reason));
+            }
+        };
+        try {
+            return runner.meter().open(runId, real, hooks, spec.limits(), price, ws.ioDir().resolve(REQUESTS));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("could not open the run's requests.jsonl in " + ws.ioDir(), e);
+        }
+    }
+
+    /** Ends the run's metering (idempotent); what the wire showed goes to {@link #wire}. */
+    private void closeMeter() {
+        if (metered != null && wire == null) {
+            wire = metered.finish();
         }
     }
 
@@ -205,6 +255,11 @@ final class RunExecution {
             }
             Invocation inv = probe.get();
             secrets.addAll(inv.secretValues());
+            String cacheKey = loginCacheKey(inv, ctx);
+            Login cached = runner.cachedLogin(cacheKey);
+            if (cached != null) {
+                return cached;
+            }
             Path io = ws.ioDir();
             ProcessOutcome o = runner.supervisor.run(ProcessRequest.builder(runId, inv, ws.scratchDir())
                     .baseEnvironment(runner.environment)
@@ -224,13 +279,40 @@ final class RunExecution {
             Login l = harness.interpretLogin(new Execution(ctx, inv, o.exitCode(), o.termination(),
                     io.resolve("login-stdout.log"), io.resolve("login-stderr.log"),
                     GitChanges.none(baseline.commit()), o.duration(), o.finishedAt()));
-            return l != null ? l : Login.unknown();
+            if (l == null) {
+                return Login.unknown();
+            }
+            runner.cacheLogin(cacheKey, l);
+            return l;
         } catch (InterruptedException e) {
             throw e;
         } catch (RuntimeException e) {
             log.info("run {}: login probe of {} failed ({}); login unknown", runId, harness.id(),
                     Redactor.of(secrets).redact(String.valueOf(e.getMessage())));
             return Login.unknown();
+        }
+    }
+
+    /**
+     * What makes a login probe's answer: the harness, the probe's command, environment and files
+     * with this run's own paths, id and meter URL taken out, and the real endpoint; hashed (SHA-256)
+     * so that no key sits in the cache.
+     */
+    private String loginCacheKey(Invocation inv, HarnessContext ctx) {
+        StringBuilder sb = new StringBuilder(harness.id()).append('\0').append(provider.name()).append('\0')
+                .append(provider.baseUrl()).append('\0').append(String.join("\0", inv.command()));
+        new java.util.TreeMap<>(inv.environment()).forEach((k, v) -> sb.append('\0').append(k).append('=').append(v));
+        inv.removeEnvironment().stream().sorted().forEach(k -> sb.append("\0-").append(k));
+        new java.util.TreeMap<>(inv.files()).forEach((k, v) -> sb.append('\0').append(k).append(':').append(v));
+        sb.append('\0').append(inv.workingDir()).append('\0').append(inv.stdin());
+        String text = sb.toString().replace(ws.scratchDir().toString(), "<scratch>").replace(ws.dir().toString(), "<ws>")
+                .replace(ctx.provider().rootUrl(), provider.rootUrl()).replace(runId, "<run>");
+        try {
+            byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(
+                    java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(h);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
     }
 
@@ -245,7 +327,7 @@ final class RunExecution {
     /** The guard's verdict wins over what the adapter read from a stopped process's output. */
     private static HarnessResult imposeTermination(HarnessResult r, Termination t) {
         Outcome imposed = Outcomes.fromTermination(t).orElse(null);
-        if (imposed != null && r.outcome() != imposed) {
+        if (imposed != null && (r.outcome() != imposed || r.reason() == null)) {
             return r.withOutcome(imposed, t.reason() != null ? t.reason() : r.reason());
         }
         return r;
@@ -257,6 +339,11 @@ final class RunExecution {
     }
 
     private RunRecord finish(EventLog events, Path eventsFile) {
+        try {
+            closeMeter();
+        } catch (RuntimeException e) {
+            log.warn("run {}: closing its metering failed: {}", runId, e.toString());
+        }
         Path resultDir = runner.store.dirFor(spec.task(), harness.id(), provider.name(), model, runId);
         Redactor redactor = Redactor.of(secrets);
         GitChanges changes = captured != null ? captured.changes() : null;
@@ -265,7 +352,10 @@ final class RunExecution {
                 .exitCode(outcome != null ? outcome.exitCode() : null)
                 .termination(outcome != null ? outcome.termination() : null).startedAt(startedAt)
                 .finishedAt(Instant.now()).changes(changes).login(login).branch(branch).notes(notes)
-                .resultDir(resultDir).build();
+                .resultDir(resultDir).adapterResult(adapterResult)
+                .meter(wire == null || outcome == null ? null : new MeterSummary(wire.requests(), wire.modelRequests(),
+                        wire.measuredRequests(), wire.tokens(), wire.answered(), wire.budgetPassed()))
+                .build();
         RuntimeException failure = null;
         Future<?> checkoutRemoval = removeCheckoutInBackground();
         try {
@@ -276,7 +366,8 @@ final class RunExecution {
             Path io = ws != null ? ws.ioDir() : null;
             ResultStore.RunFiles files = new ResultStore.RunFiles(
                     captured != null ? captured.patch() : null, captured != null ? captured.diffstat() : null,
-                    io != null ? io.resolve("transcript.log") : null, eventsFile);
+                    io != null ? io.resolve("transcript.log") : null, eventsFile,
+                    io != null && metered != null ? io.resolve(REQUESTS) : null);
             runner.store.write(record, files, redactor);
         } catch (RuntimeException e) {
             failure = e;

@@ -46,6 +46,8 @@ public final class RunRecord {
     private final BranchPush branch;
     private final List<String> notes;
     private final Path resultDir;
+    private final MeterSummary meter;
+    private final HarnessResult adapterResult;
 
     private RunRecord(Builder b) {
         this.runId = Objects.requireNonNull(b.runId, "runId");
@@ -65,6 +67,8 @@ public final class RunRecord {
         this.branch = b.branch;
         this.notes = List.copyOf(Objects.requireNonNull(b.notes, "notes"));
         this.resultDir = Objects.requireNonNull(b.resultDir, "resultDir");
+        this.meter = b.meter;
+        this.adapterResult = b.adapterResult;
     }
 
     /** A builder for a run's record; every value not documented "or {@code null}" is required. */
@@ -90,6 +94,8 @@ public final class RunRecord {
         b.branch = branch;
         b.notes = notes;
         b.resultDir = resultDir;
+        b.meter = meter;
+        b.adapterResult = adapterResult;
         return b;
     }
 
@@ -178,6 +184,20 @@ public final class RunRecord {
         return resultDir;
     }
 
+    /** Returns what the metering proxy saw of the run's model traffic, or {@code null} when metering was off or no process ran. */
+    public MeterSummary meter() {
+        return meter;
+    }
+
+    /**
+     * Returns the result as the adapter read it from the CLI's output (the guard's verdict
+     * imposed), before the wire's figures replaced its tokens, cost, served model or error class;
+     * or {@code null} when the adapter never interpreted a run.
+     */
+    public HarnessResult adapterResult() {
+        return adapterResult;
+    }
+
     /** Wall time of the whole run. */
     public Duration duration() {
         return Duration.between(startedAt, finishedAt);
@@ -200,13 +220,14 @@ public final class RunRecord {
                 && stage == r.stage && Objects.equals(exitCode, r.exitCode) && Objects.equals(termination, r.termination)
                 && startedAt.equals(r.startedAt) && finishedAt.equals(r.finishedAt) && Objects.equals(changes, r.changes)
                 && login.equals(r.login) && Objects.equals(branch, r.branch) && notes.equals(r.notes)
-                && resultDir.equals(r.resultDir);
+                && resultDir.equals(r.resultDir) && Objects.equals(meter, r.meter)
+                && Objects.equals(adapterResult, r.adapterResult);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(runId, spec, providerName, resolvedModel, baseline, headAfter, result, stage, exitCode,
-                termination, startedAt, finishedAt, changes, login, branch, notes, resultDir);
+                termination, startedAt, finishedAt, changes, login, branch, notes, resultDir, meter, adapterResult);
     }
 
     @Override
@@ -235,6 +256,8 @@ public final class RunRecord {
         private BranchPush branch;
         private List<String> notes = List.of();
         private Path resultDir;
+        private MeterSummary meter;
+        private HarnessResult adapterResult;
 
         private Builder(String runId, RunSpec spec) {
             this.runId = Objects.requireNonNull(runId, "runId");
@@ -328,6 +351,18 @@ public final class RunRecord {
         /** Sets the run's own result directory, {@code results/<task>/<harness>__<provider>__<model>/<runId>}. */
         public Builder resultDir(Path value) {
             this.resultDir = value;
+            return this;
+        }
+
+        /** Sets what the metering proxy saw, or {@code null} when metering was off or no process ran. */
+        public Builder meter(MeterSummary value) {
+            this.meter = value;
+            return this;
+        }
+
+        /** Sets the result as the adapter read it, before the wire's figures, or {@code null}. */
+        public Builder adapterResult(HarnessResult value) {
+            this.adapterResult = value;
             return this;
         }
 

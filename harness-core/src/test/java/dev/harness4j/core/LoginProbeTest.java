@@ -102,4 +102,33 @@ class LoginProbeTest {
         assertThat(ran).doesNotExist();
         assertThat(login(r).get("status").asText()).isEqualTo("unknown");
     }
+
+    @Test
+    void aClearAnswerIsReusedForTheSameConfigurationUntilItsTtlAndAnotherConfigurationProbesAgain() throws Exception {
+        Path base = repo(tmp.resolve("base"));
+        Path count = tmp.resolve("probes");
+        String probe = "echo x >> '" + count + "'; echo '{\"loggedIn\":true}'";
+        try (HarnessRunner r = HarnessRunner.builder().stateDir(tmp.resolve("state"))
+                .registry(HarnessRegistry.builder().add(new ProbingHarness()).build())
+                .providers(ShellHarness.provider()).build()) {
+            for (int i = 0; i < 3; i++) {
+                RunRecord rec = r.run(RunSpec.builder("probe-test", "local").model("m1").prompt("p").baseline(base)
+                        .option("script", "true").option("probe", probe).build());
+                assertThat(rec.login().status()).isEqualTo(Login.Status.LOGGED_IN);
+            }
+            assertThat(Files.readAllLines(count)).as("probes run for three runs of one configuration").hasSize(1);
+            r.run(RunSpec.builder("probe-test", "local").model("m1").prompt("p").baseline(base)
+                    .option("script", "true").option("probe", probe + " # another configuration").build());
+            assertThat(Files.readAllLines(count)).hasSize(2);
+        }
+        try (HarnessRunner r = HarnessRunner.builder().stateDir(tmp.resolve("state2")).loginCacheTtl(Duration.ZERO)
+                .registry(HarnessRegistry.builder().add(new ProbingHarness()).build())
+                .providers(ShellHarness.provider()).build()) {
+            for (int i = 0; i < 2; i++) {
+                r.run(RunSpec.builder("probe-test", "local").model("m1").prompt("p").baseline(base)
+                        .option("script", "true").option("probe", probe).build());
+            }
+            assertThat(Files.readAllLines(count)).as("without a cache every run probes").hasSize(4);
+        }
+    }
 }

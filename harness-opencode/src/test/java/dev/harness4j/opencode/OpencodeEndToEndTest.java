@@ -108,7 +108,11 @@ class OpencodeEndToEndTest {
         assertThat(tokens.path("output").asLong()).isEqualTo(20 + 5);
         assertThat(tokens.path("cache_read").asLong()).isEqualTo(30);
         assertThat(tokens.path("cache_write").isNull()).as("Chat Completions reports no cache writes").isTrue();
-        assertThat(tokens.path("source").asText()).isEqualTo("adapter");
+        assertThat(tokens.path("source").asText()).as("measured on the wire").isEqualTo("metered");
+        JsonNode own = run.meta.path("adapter").path("tokens");
+        assertThat(own.path("source").asText()).as("the adapter's own figures, kept beside").isEqualTo("adapter");
+        assertThat(own.path("input").asLong()).isEqualTo(tokens.path("input").asLong());
+        assertThat(own.path("output").asLong()).isEqualTo(tokens.path("output").asLong());
         assertThat(run.meta.path("cost").isNull()).as("an unpriced model has no cost").isTrue();
         assertThat(run.meta.path("served_model").path("verdict").asText()).isEqualTo("unmeasured");
         assertThat(run.meta.path("summary").asText()).isEqualTo("Wrote src/hello.txt.");

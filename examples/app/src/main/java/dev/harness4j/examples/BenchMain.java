@@ -92,6 +92,9 @@ public final class BenchMain {
                 BenchPlan.Builder plan = bench.plan().provider(ScriptedProvider.NAME).models(models.toArray(String[]::new))
                         .baseline(repo).ref(a.branch()).force(a.force())
                         .harnesses((a.harnesses().isEmpty() ? DEFAULT_HARNESSES : a.harnesses()).toArray(String[]::new));
+                // aider streams without asking for usage, so the wire would carry no tokens to meter:
+                // unstreamed, its requests report their usage (claude-code and opencode ignore the option)
+                plan.option("stream", "false");
                 task(plan, a, DEFAULT_PROMPT);
                 return finish(bench.run(plan.build()));
             }

@@ -119,6 +119,38 @@ public final class ProcessSupervisor implements AutoCloseable {
         return a.guard.request(new Termination(Termination.Kind.BAILED, "bailed"));
     }
 
+    /**
+     * Counts as activity for a running run's inactivity guard, like a new output line: a model
+     * request the harness made (the metering proxy calls this), so a CLI that retries silently is
+     * not stopped as idle.
+     *
+     * @return false when no run with this id is running
+     */
+    public boolean activity(String runId) {
+        ActiveRun a = active.get(Objects.requireNonNull(runId, "runId"));
+        if (a == null) {
+            return false;
+        }
+        a.guard.activity();
+        return true;
+    }
+
+    /**
+     * Stops a running run from any thread, its whole process tree, for the given reason (e.g.
+     * {@link Termination.Kind#BUDGET}); the first stop decided wins.
+     *
+     * @return false when no run with this id is running
+     */
+    public boolean stop(String runId, Termination termination) {
+        Objects.requireNonNull(termination, "termination");
+        ActiveRun a = active.get(Objects.requireNonNull(runId, "runId"));
+        if (a == null) {
+            return false;
+        }
+        a.guard.request(termination);
+        return true;
+    }
+
     /** The ids of the runs being supervised now. */
     public Set<String> running() {
         return Set.copyOf(active.keySet());

@@ -8,8 +8,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Decides when one run must be stopped: no new output within the inactivity timeout, the max
- * runtime exceeded, or a stop requested from another thread (bail, shutdown). The first reason
+ * Decides when one run must be stopped: no new output (and no model request) within the
+ * inactivity timeout, the max runtime exceeded, or a stop requested from another thread (bail,
+ * shutdown, a budget the metering proxy saw passed). The first reason
  * wins. Thread-safe: output threads report activity, any thread may request a stop, the run's
  * thread waits in {@link #await()}.
  */
@@ -30,7 +31,7 @@ final class RunGuard {
         this.lastActivityNanos = startNanos;
     }
 
-    /** A new output line that differs from the previous one arrived. */
+    /** A new output line that differs from the previous one arrived, or the run made a model request. */
     void activity() {
         lastActivityNanos = System.nanoTime();
     }

@@ -9,7 +9,9 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -48,6 +50,8 @@ import org.slf4j.LoggerFactory;
  * @param healthPath the path probed by a health check, relative to the endpoint root (the base
  *     URL without {@code /v1}), or {@code null} to probe the catalogue endpoint
  * @param gateway the gateway in front of the models, or {@code null}
+ * @param prices the price of each model by id (USD per million tokens), for a cost from metered
+ *     tokens; a model without one has no metered cost ({@code "prices"} in the file)
  */
 public record ProviderConfig(
         String name,
@@ -59,7 +63,8 @@ public record ProviderConfig(
         List<String> models,
         String defaultModel,
         String healthPath,
-        Gateway gateway) {
+        Gateway gateway,
+        Map<String, ModelPrice> prices) {
 
     /** The name of the provider for the scripted model server: {@value}. */
     public static final String SCRIPTED = "scripted";
@@ -100,10 +105,17 @@ public record ProviderConfig(
         if (defaultModel != null && defaultModel.isBlank()) {
             throw new IllegalArgumentException("default_model of provider '" + name + "' is blank; omit it instead");
         }
+        prices = Map.copyOf(Objects.requireNonNull(prices, "prices"));
         if (healthPath != null && !healthPath.startsWith("/")) {
             throw new IllegalArgumentException("health_path '" + healthPath + "' of provider '" + name
                     + "' must start with '/' (it is relative to the endpoint root, e.g. /health/readiness)");
         }
+    }
+
+    /** A provider without prices (see the canonical constructor for the parts). */
+    public ProviderConfig(String name, Set<ApiStyle> apiStyles, URI baseUrl, String keyEnv, AuthScheme auth,
+            boolean keyRequired, List<String> models, String defaultModel, String healthPath, Gateway gateway) {
+        this(name, apiStyles, baseUrl, keyEnv, auth, keyRequired, models, defaultModel, healthPath, gateway, Map.of());
     }
 
     /**
@@ -133,7 +145,7 @@ public record ProviderConfig(
     /** A builder pre-filled with this config. */
     public Builder toBuilder() {
         Builder b = new Builder(name).apiStyles(apiStyles).baseUrl(baseUrl).models(models)
-                .defaultModel(defaultModel).healthPath(healthPath).gateway(gateway);
+                .defaultModel(defaultModel).healthPath(healthPath).gateway(gateway).prices(prices);
         b.keyEnv = keyEnv;
         b.auth = auth;
         b.keyRequired = keyRequired;
@@ -165,12 +177,12 @@ public record ProviderConfig(
 
     public ProviderConfig withModels(Collection<String> value) {
         return new ProviderConfig(name, apiStyles, baseUrl, keyEnv, auth, keyRequired, List.copyOf(value),
-                defaultModel, healthPath, gateway);
+                defaultModel, healthPath, gateway, prices);
     }
 
     public ProviderConfig withDefaultModel(String value) {
         return new ProviderConfig(name, apiStyles, baseUrl, keyEnv, auth, keyRequired, models, value, healthPath,
-                gateway);
+                gateway, prices);
     }
 
     static String trimSlashes(String s) {
@@ -282,6 +294,7 @@ public record ProviderConfig(
         private String defaultModel;
         private String healthPath;
         private Gateway gateway;
+        private final Map<String, ModelPrice> prices = new LinkedHashMap<>();
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
@@ -349,13 +362,25 @@ public record ProviderConfig(
             return this;
         }
 
+        /** The price of one model (USD per million tokens), for a cost from metered tokens. */
+        public Builder price(String model, ModelPrice price) {
+            prices.put(Objects.requireNonNull(model, "model"), Objects.requireNonNull(price, "price"));
+            return this;
+        }
+
+        /** Adds the prices of several models. */
+        public Builder prices(Map<String, ModelPrice> value) {
+            value.forEach(this::price);
+            return this;
+        }
+
         /** @throws IllegalArgumentException when no base URL or API style was set */
         public ProviderConfig build() {
             if (baseUrl == null) {
                 throw new IllegalArgumentException("provider '" + name + "' needs a base_url");
             }
             return new ProviderConfig(name, apiStyles, baseUrl, keyEnv, auth, keyRequired, models, defaultModel,
-                    healthPath, gateway);
+                    healthPath, gateway, prices);
         }
     }
 }

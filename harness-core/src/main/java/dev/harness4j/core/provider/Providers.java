@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * variable's name is configured, and the {@link Secret} a resolution returns prints as {@code
  * ***}. The environment is injectable ({@link Builder#environment(Supplier)}).
  */
-public final class Providers implements ProviderResolver {
+public final class Providers implements ProviderResolver, PriceList {
     private static final Logger log = LoggerFactory.getLogger(Providers.class);
 
     /** How long one catalogue probe (one URL) may take: 5 s. A local endpoint answers in milliseconds. */
@@ -105,6 +105,13 @@ public final class Providers implements ProviderResolver {
                 c.keyEnv() == null ? "none" : secret == null ? "absent (optional)"
                         : "from $" + ConfigValues.envName(c.keyEnv()));
         return Optional.of(new ResolvedProvider(c.name(), c.apiStyles(), c.rootUrl(), secret, c.auth(), model));
+    }
+
+    /** The model's price from its provider's {@code prices}, if configured. */
+    @Override
+    public Optional<ModelPrice> price(String provider, String model) {
+        ProviderConfig c = byName.get(provider);
+        return c == null ? Optional.empty() : Optional.ofNullable(c.prices().get(model));
     }
 
     @Override

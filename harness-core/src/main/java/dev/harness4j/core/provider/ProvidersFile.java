@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -48,7 +49,8 @@ import java.util.stream.Collectors;
  * <p>Fields of a provider: {@code name}, {@code api_styles} ({@code anthropic}, {@code openai},
  * {@code ollama}), {@code base_url}, {@code key_env}, {@code auth} ({@code api_key} or {@code
  * bearer}, default {@code api_key}), {@code key_required} (default {@code true}), {@code models},
- * {@code default_model}, {@code health_path}, {@code gateway} ({@code {"type": "litellm",
+ * {@code default_model}, {@code health_path}, {@code prices} ({@code {"<model>": {"input": 3,
+ * "output": 15, "cache_read": 0.3, "cache_write": 3.75}}}, USD per million tokens), {@code gateway} ({@code {"type": "litellm",
  * "admin_key_env": "LITELLM_MASTER_KEY"}}). Unknown fields are rejected by name, malformed JSON
  * is reported with its line and column. Writes are atomic (temp file, then rename); a symlinked
  * file is written through to its target, and an existing file keeps its permissions.
@@ -62,7 +64,8 @@ public final class ProvidersFile {
 
     private static final List<String> TOP_FIELDS = List.of("schema_version", "providers");
     private static final List<String> ENTRY_FIELDS = List.of("name", "api_styles", "base_url", "key_env", "auth",
-            "key_required", "models", "default_model", "health_path", "gateway");
+            "key_required", "models", "default_model", "health_path", "gateway", "prices");
+    private static final List<String> PRICE_FIELDS = List.of("input", "output", "cache_read", "cache_write");
     private static final List<String> GATEWAY_FIELDS = List.of("type", "admin_key_env");
 
     private ProvidersFile() {}
@@ -157,6 +160,20 @@ public final class ProvidersFile {
             ObjectNode g = n.putObject("gateway");
             g.put("type", p.gateway().type().wireName());
             g.put("admin_key_env", p.gateway().adminKeyEnv());
+        }
+        if (!p.prices().isEmpty()) {
+            ObjectNode prices = n.putObject("prices");
+            p.prices().forEach((model, price) -> {
+                ObjectNode m = prices.putObject(model);
+                m.put("input", price.input());
+                m.put("output", price.output());
+                if (price.cacheRead() != null) {
+                    m.put("cache_read", price.cacheRead());
+                }
+                if (price.cacheWrite() != null) {
+                    m.put("cache_write", price.cacheWrite());
+                }
+            });
         }
         return n;
     }
@@ -267,6 +284,16 @@ public final class ProvidersFile {
                         p.skipChildren();
                     }
                 }
+            } else if (!pointer.isEmpty() && !pointer.contains("/prices") && name.equals("prices")
+                    && value == JsonToken.START_OBJECT) {
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String model = p.currentName();
+                    if (p.nextToken() == JsonToken.START_OBJECT) {
+                        walk(p, PRICE_FIELDS, pointer + "/prices/" + model, found, knownWhere);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
             } else if (!pointer.isEmpty() && name.equals("gateway") && value == JsonToken.START_OBJECT) {
                 walk(p, GATEWAY_FIELDS, pointer + "/gateway", found, knownWhere);
             } else {
@@ -307,7 +334,8 @@ public final class ProvidersFile {
                 @JsonProperty("models") List<String> models,
                 @JsonProperty("default_model") String defaultModel,
                 @JsonProperty("health_path") String healthPath,
-                @JsonProperty("gateway") GatewayEntry gateway) {
+                @JsonProperty("gateway") GatewayEntry gateway,
+                @JsonProperty("prices") Map<String, PriceEntry> prices) {
             if (name == null) {
                 throw new IllegalArgumentException("a provider needs a \"name\"");
             }
@@ -336,6 +364,9 @@ public final class ProvidersFile {
             if (gateway != null) {
                 b.gateway(gateway.toGateway(name));
             }
+            if (prices != null) {
+                prices.forEach((model, price) -> b.price(model, price.toPrice(name, model)));
+            }
             this.config = b.build();
         }
 
@@ -352,6 +383,32 @@ public final class ProvidersFile {
 
         private static String names(Enum<?>[] values) {
             return Arrays.stream(values).map(v -> v.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
+        }
+    }
+
+    /** One model's price in {@code prices}: USD per million tokens, as numbers. */
+    static final class PriceEntry {
+        final java.math.BigDecimal input;
+        final java.math.BigDecimal output;
+        final java.math.BigDecimal cacheRead;
+        final java.math.BigDecimal cacheWrite;
+
+        @JsonCreator
+        PriceEntry(@JsonProperty("input") java.math.BigDecimal input, @JsonProperty("output") java.math.BigDecimal output,
+                @JsonProperty("cache_read") java.math.BigDecimal cacheRead,
+                @JsonProperty("cache_write") java.math.BigDecimal cacheWrite) {
+            this.input = input;
+            this.output = output;
+            this.cacheRead = cacheRead;
+            this.cacheWrite = cacheWrite;
+        }
+
+        ModelPrice toPrice(String provider, String model) {
+            if (input == null || output == null) {
+                throw new IllegalArgumentException("the price of model '" + model + "' of provider '" + provider
+                        + "' needs \"input\" and \"output\" (USD per million tokens)");
+            }
+            return new ModelPrice(input, output, cacheRead, cacheWrite);
         }
     }
 

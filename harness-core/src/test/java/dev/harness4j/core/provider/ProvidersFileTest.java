@@ -159,5 +159,38 @@ class ProvidersFileTest {
         assertThat(examples).extracting(ProviderConfig::name).containsExactly("anthropic", "openai", "ollama", "litellm");
         assertThat(examples.get(3).gateway()).isEqualTo(ProviderConfig.Gateway.litellm("LITELLM_MASTER_KEY"));
         assertThat(examples.get(1).auth()).isEqualTo(AuthScheme.BEARER);
+        assertThat(examples.get(0).prices().get("claude-sonnet-4-5"))
+                .isEqualTo(ModelPrice.of("3", "15").withCache("0.30", "3.75"));
+    }
+
+    @Test
+    void pricesAreReadWrittenAndAskedForByModel() throws IOException {
+        ProviderConfig priced = ProviderConfig.builder("p").apiStyles(dev.harness4j.api.ApiStyle.OPENAI)
+                .baseUrl("http://127.0.0.1:9/v1").models("a", "b")
+                .price("a", ModelPrice.of("0.5", "1.5")).price("b", ModelPrice.of("2", "8").withCache("0.5", "0"))
+                .build();
+        Path f = dir.resolve("config/providers.json");
+        ProvidersFile.write(f, List.of(priced));
+
+        List<ProviderConfig> read = ProvidersFile.read(f);
+
+        assertThat(read.get(0).prices()).hasSize(2);
+        assertThat(read.get(0).prices().get("a").input()).isEqualByComparingTo("0.5");
+        assertThat(read.get(0).prices().get("b").cacheWrite()).isEqualByComparingTo("0");
+        Providers providers = Providers.builder().configFile(f).build();
+        assertThat(providers.price("p", "b")).map(ModelPrice::output).hasValueSatisfying(v ->
+                assertThat(v).isEqualByComparingTo("8"));
+        assertThat(providers.price("p", "c")).isEmpty();
+        assertThat(providers.price("q", "a")).isEmpty();
+    }
+
+    @Test
+    void aPriceWithAnUnknownFieldOrWithoutInputIsRejected() throws IOException {
+        Path typo = file("{\"providers\":[{\"name\":\"p\",\"api_styles\":[\"openai\"],\"base_url\":\"http://h\","
+                + "\"prices\":{\"m\":{\"input\":1,\"output\":2,\"cache_reads\":1}}}]}");
+        assertThatThrownBy(() -> ProvidersFile.read(typo)).hasMessageContaining("'cache_reads' in /providers/0/prices/m");
+        Path missing = file("{\"providers\":[{\"name\":\"p\",\"api_styles\":[\"openai\"],\"base_url\":\"http://h\","
+                + "\"prices\":{\"m\":{\"output\":2}}}]}");
+        assertThatThrownBy(() -> ProvidersFile.read(missing)).hasMessageContaining("needs \"input\" and \"output\"");
     }
 }

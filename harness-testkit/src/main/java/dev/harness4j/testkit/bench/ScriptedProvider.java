@@ -6,6 +6,8 @@ import dev.harness4j.api.ProviderNotResolvableException;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.Secret;
+import dev.harness4j.core.provider.ModelPrice;
+import dev.harness4j.core.provider.PriceList;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -14,18 +16,26 @@ import java.util.Set;
 
 /**
  * Resolves the provider {@value #NAME} to a running {@link ScriptedModelServer}: both API styles,
- * a fixed test key, and any model the server has a script for (no default model). Immutable.
+ * a fixed test key, and any model the server has a script for (no default model). Every scripted
+ * model costs {@link #PRICE} (it is also a {@link PriceList}), so a metered run gets a cost.
+ * Immutable.
  *
  * <pre>{@code
  * ScriptedModelServer server = ScriptedModelServer.start().requireKey(ScriptedProvider.KEY);
  * HarnessRunner runner = HarnessRunner.builder().providers(new ScriptedProvider(server)).build();
  * }</pre>
  */
-public final class ScriptedProvider implements ProviderResolver {
+public final class ScriptedProvider implements ProviderResolver, PriceList {
     /** The provider name: {@value}. */
     public static final String NAME = "scripted";
     /** The key sent to the server (not a real secret, but handled as one). */
     public static final String KEY = "sk-harness4j-scripted";
+
+    /**
+     * What every scripted model costs, in USD per million tokens: $3 input, $15 output, $0.30
+     * cache read, $3.75 cache write (the shape of a mid-size hosted model's price).
+     */
+    public static final ModelPrice PRICE = ModelPrice.of("3", "15").withCache("0.30", "3.75");
 
     private final ScriptedModelServer server;
 
@@ -49,6 +59,12 @@ public final class ScriptedProvider implements ProviderResolver {
         }
         return Optional.of(new ResolvedProvider(NAME, EnumSet.of(ApiStyle.ANTHROPIC, ApiStyle.OPENAI), server.baseUrl(),
                 Secret.of(KEY), AuthScheme.API_KEY, requestedModel));
+    }
+
+    /** {@link #PRICE} for any model of provider {@value #NAME}. */
+    @Override
+    public Optional<ModelPrice> price(String provider, String model) {
+        return NAME.equals(provider) ? Optional.of(PRICE) : Optional.empty();
     }
 
     @Override

@@ -12,6 +12,7 @@ import dev.harness4j.api.Login;
 import dev.harness4j.api.PhaseReport;
 import dev.harness4j.api.ServedModel;
 import dev.harness4j.api.TokenUsage;
+import dev.harness4j.core.MeterSummary;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.workspace.BranchPush;
 import java.util.Iterator;
@@ -70,6 +71,17 @@ final class MetaJson {
         m.put("summary", res.summary());
         m.set("phase_report", phase(mapper, res.phaseReport()));
         m.put("retry_at", res.retryAt() == null ? null : res.retryAt().toString());
+        m.set("meter", meter(mapper, r.meter()));
+        HarnessResult a = r.adapterResult();
+        if (a == null) {
+            m.putNull("adapter");
+        } else { // the adapter's own figures, beside the wire's
+            ObjectNode an = m.putObject("adapter");
+            an.put("outcome", a.outcome().wireName());
+            an.set("tokens", tokens(mapper, a.tokens()));
+            an.set("cost", cost(mapper, a.cost()));
+            an.set("served_model", served(mapper, a.servedModel()));
+        }
         ArrayNode notes = m.putArray("notes");
         r.notes().forEach(notes::add);
         redactTexts(m, redactor);
@@ -98,6 +110,21 @@ final class MetaJson {
         putLong(n, "cache_read", t.cacheRead());
         putLong(n, "cache_write", t.cacheWrite());
         n.put("source", t.source() == null ? null : t.source().name().toLowerCase(Locale.ROOT));
+        return n;
+    }
+
+    private static JsonNode meter(ObjectMapper mapper, MeterSummary s) {
+        if (s == null) {
+            return mapper.nullNode();
+        }
+        ObjectNode n = mapper.createObjectNode();
+        n.put("requests", s.requests());
+        n.put("model_requests", s.modelRequests());
+        n.put("measured_requests", s.measuredRequests());
+        n.set("tokens", tokens(mapper, s.tokens()));
+        ArrayNode a = n.putArray("answered");
+        s.answered().forEach(a::add);
+        n.put("budget_passed", s.budgetPassed());
         return n;
     }
 

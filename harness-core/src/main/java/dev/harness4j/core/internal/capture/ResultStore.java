@@ -41,6 +41,8 @@ public final class ResultStore {
     public static final String DIFFSTAT = "diffstat.txt";
     public static final String TRANSCRIPT = "transcript.log";
     public static final String EVENTS = "events.jsonl";
+    /** The metering proxy's per-request records (written only for a metered run). */
+    public static final String REQUESTS = "requests.jsonl";
     /** The task directory of runs that name no task. */
     public static final String NO_TASK = "default";
 
@@ -102,8 +104,13 @@ public final class ResultStore {
     }
 
     /** The files a run produced, any of which may be {@code null} or missing (an empty file is written). */
-    public record RunFiles(Path patch, Path diffstat, Path transcript, Path events) {
-        public static final RunFiles NONE = new RunFiles(null, null, null, null);
+    public record RunFiles(Path patch, Path diffstat, Path transcript, Path events, Path requests) {
+        public static final RunFiles NONE = new RunFiles(null, null, null, null, null);
+
+        /** The files of a run without metering. */
+        public RunFiles(Path patch, Path diffstat, Path transcript, Path events) {
+            this(patch, diffstat, transcript, events, null);
+        }
     }
 
     /**
@@ -137,6 +144,9 @@ public final class ResultStore {
             copyRedacted(files.diffstat(), tmp.resolve(DIFFSTAT), redactor);
             copyRedacted(files.transcript(), tmp.resolve(TRANSCRIPT), redactor);
             copyRedacted(files.events(), tmp.resolve(EVENTS), redactor);
+            if (files.requests() != null) {
+                copyRedacted(files.requests(), tmp.resolve(REQUESTS), redactor);
+            }
             String meta = mapper.writerWithDefaultPrettyPrinter()
                     .writeValueAsString(MetaJson.of(mapper, record, redactor));
             Files.writeString(tmp.resolve(META), meta + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);

@@ -1,0 +1,141 @@
+package dev.harness4j.core.internal.meter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * What one response revealed, filled in as its JSON or events are read: the answering model, the
+ * usage figures (each {@code null} until the wire carried it), an error's type and message.
+ * Used by one forwarding thread.
+ */
+final class WireReading {
+    /** Longest error message kept. */
+    static final int MAX_ERROR_MESSAGE = 500;
+
+    private final WireStyle style;
+    String answeredModel;
+    boolean usageSeen;
+    Long input;
+    Long output;
+    Long cacheRead;
+    Long cacheWrite;
+    String errorType;
+    String errorMessage;
+    /** Some JSON or event could not be read: the request's usage is not trusted. */
+    boolean malformed;
+
+    WireReading(WireStyle style) {
+        this.style = style;
+    }
+
+    WireStyle style() {
+        return style;
+    }
+
+    /** Reads one whole JSON document: a non-streamed response or one event's data. */
+    void document(JsonNode n) {
+        if (n == null || !n.isObject()) {
+            return;
+        }
+        String type = n.path("type").asText("");
+        switch (type) {
+            case "message_start" -> {
+                model(n.path("message").path("model"));
+                usage(n.path("message").path("usage"));
+            }
+            case "message_delta" -> usage(n.path("usage"));
+            case "response.created", "response.in_progress", "response.completed", "response.incomplete",
+                    "response.failed" -> {
+                model(n.path("response").path("model"));
+                usage(n.path("response").path("usage"));
+                error(n.path("response").path("error"));
+            }
+            case "error" -> error(n.path("error"));
+            default -> {
+                model(n.path("model"));
+                usage(n.path("usage"));
+                error(n.path("error"));
+                if (style == WireStyle.OLLAMA && n.path("done").asBoolean(false)) {
+                    ollama(n);
+                }
+            }
+        }
+    }
+
+    private void model(JsonNode m) {
+        if (m.isTextual() && !m.asText().isBlank()) {
+            answeredModel = m.asText().strip();
+        }
+    }
+
+    private void usage(JsonNode u) {
+        if (!u.isObject()) {
+            return;
+        }
+        switch (style) {
+            case ANTHROPIC -> {
+                // message_start carries input and cache figures; message_delta the final output (and,
+                // on newer APIs, the input figures again): a later figure replaces an earlier one
+                input = number(u, "input_tokens", input);
+                output = number(u, "output_tokens", output);
+                cacheRead = number(u, "cache_read_input_tokens", cacheRead);
+                cacheWrite = number(u, "cache_creation_input_tokens", cacheWrite);
+                usageSeen |= input != null || output != null;
+            }
+            case CHAT, OTHER -> openAi(u, "prompt_tokens", "completion_tokens", "prompt_tokens_details");
+            case RESPONSES -> openAi(u, "input_tokens", "output_tokens", "input_tokens_details");
+            case OLLAMA -> { }
+        }
+    }
+
+    /**
+     * OpenAI counts cached input inside the prompt figure: input = prompt - cached. A usage
+     * object without cache details reported no cached tokens (0). OpenAI has no cache-write
+     * figure: cache writes are part of the input and stay unmeasured.
+     */
+    private void openAi(JsonNode u, String promptField, String outputField, String detailsField) {
+        Long prompt = number(u, promptField, null);
+        Long out = number(u, outputField, null);
+        if (prompt == null && out == null) {
+            return;
+        }
+        long cached = u.path(detailsField).path("cached_tokens").asLong(0);
+        input = prompt == null ? null : Math.max(0, prompt - cached);
+        cacheRead = prompt == null ? null : cached;
+        output = out;
+        cacheWrite = null;
+        usageSeen = true;
+    }
+
+    private void ollama(JsonNode n) {
+        Long in = number(n, "prompt_eval_count", null);
+        Long out = number(n, "eval_count", null);
+        if (in != null || out != null) {
+            input = in;
+            output = out;
+            usageSeen = true;
+        }
+    }
+
+    private void error(JsonNode e) {
+        if (e.isTextual()) {
+            errorMessage = cut(e.asText());
+        } else if (e.isObject()) {
+            String t = e.path("type").asText(null);
+            if (t == null || t.isBlank()) {
+                t = e.path("code").asText(null);
+            }
+            errorType = t;
+            String m = e.path("message").asText(null);
+            errorMessage = m == null ? null : cut(m);
+        }
+    }
+
+    private static Long number(JsonNode n, String field, Long previous) {
+        JsonNode v = n.path(field);
+        return v.isNumber() && v.asLong() >= 0 ? Long.valueOf(v.asLong()) : previous;
+    }
+
+    private static String cut(String s) {
+        return s.length() <= MAX_ERROR_MESSAGE ? s : s.substring(0, MAX_ERROR_MESSAGE) + "...";
+    }
+}
