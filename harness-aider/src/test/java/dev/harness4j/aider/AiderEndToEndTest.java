@@ -156,9 +156,14 @@ class AiderEndToEndTest {
 
         assertWroteExactlyTheScriptedFile(r, "hello from aider\n");
         assertThat(transcript(r)).contains("Tokens: 1.2k sent, 56 received.");
-        assertThat(r.result().tokens()).isEqualTo(new TokenUsage(1200L, 56L, null, null, TokenUsage.Source.ADAPTER))
+        assertThat(r.adapterResult().tokens()).as("what aider printed, parsed by the adapter")
+                .isEqualTo(new TokenUsage(1200L, 56L, null, null, TokenUsage.Source.ADAPTER))
                 .isEqualTo(printedTokens(r, TokenUsage.Source.ADAPTER));
-        assertThat(r.result().cost()).isNull();
+        assertThat(r.adapterResult().cost()).as("aider prices no scripted model").isNull();
+        TokenUsage wire = r.result().tokens();
+        assertThat(wire.source()).as("the run's figures come from the wire").isEqualTo(TokenUsage.Source.METERED);
+        assertThat(wire.input()).as("the scripted call's 1234, plus aider's commit-message call").isGreaterThanOrEqualTo(1234L);
+        assertThat(wire.output()).isGreaterThanOrEqualTo(56L);
         assertThat(userAiderFiles()).as("the user's ~/.aider*").isEqualTo(userAiderFilesBefore);
     }
 
@@ -169,8 +174,8 @@ class AiderEndToEndTest {
         RunRecord r = run("scripted", "aider-worktree", Isolation.WORKTREE, Map.of());
 
         assertWroteExactlyTheScriptedFile(r, "hello from a worktree\nbye\n");
-        assertThat(r.result().tokens().isMeasured()).isTrue();
-        assertThat(r.result().tokens()).isEqualTo(printedTokens(r, TokenUsage.Source.ESTIMATE));
+        assertThat(r.adapterResult().tokens().isMeasured()).isTrue();
+        assertThat(r.adapterResult().tokens()).isEqualTo(printedTokens(r, TokenUsage.Source.ESTIMATE));
         assertThat(git(baseline, "status", "--porcelain")).isEmpty();
         assertThat(userAiderFiles()).as("the user's ~/.aider*").isEqualTo(userAiderFilesBefore);
     }
@@ -183,7 +188,7 @@ class AiderEndToEndTest {
 
         assertThat(r.result().outcome()).as("outcome; transcript:\n%s", transcript(r)).isEqualTo(Outcome.NO_OP);
         assertThat(r.changes().changed()).isFalse();
-        assertThat(r.result().tokens()).isEqualTo(printedTokens(r, TokenUsage.Source.ESTIMATE));
+        assertThat(r.adapterResult().tokens()).isEqualTo(printedTokens(r, TokenUsage.Source.ESTIMATE));
     }
 
     @Test

@@ -114,7 +114,8 @@ class OpencodeEndToEndTest {
         assertThat(own.path("input").asLong()).isEqualTo(tokens.path("input").asLong());
         assertThat(own.path("output").asLong()).isEqualTo(tokens.path("output").asLong());
         assertThat(run.meta.path("cost").isNull()).as("an unpriced model has no cost").isTrue();
-        assertThat(run.meta.path("served_model").path("verdict").asText()).isEqualTo("unmeasured");
+        assertThat(run.meta.path("served_model").path("verdict").asText()).as("the wire names the answering model")
+                .isEqualTo("match");
         assertThat(run.meta.path("summary").asText()).isEqualTo("Wrote src/hello.txt.");
         // --title stops opencode's title-generation call: only the session's own turns reach the endpoint
         assertThat(run.requests).extracting(RecordedRequest::kind).containsOnly(RecordedRequest.Kind.TURN).hasSize(2);
