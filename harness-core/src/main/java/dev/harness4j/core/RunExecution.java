@@ -67,6 +67,8 @@ final class RunExecution {
     private HarnessResult result;
     private BranchPush branch;
     private Login login = Login.unknown();
+    private AfterHarness afterHarness = AfterHarness.NONE;
+    private AfterHarnessStep after;
     /** The runner's listener, and the run's own when one was given. */
     private final HarnessListener listener;
 
@@ -91,6 +93,12 @@ final class RunExecution {
         if (baseline.dirty()) {
             notes.add(baseline.dirtyNote());
         }
+    }
+
+    /** Sets the step run after the harness, before the workspace is deleted; default none. */
+    RunExecution afterHarness(AfterHarness value) {
+        this.afterHarness = value;
+        return this;
     }
 
     RunRecord execute() {
@@ -190,6 +198,22 @@ final class RunExecution {
                     + ResultStore.combo(harness.id(), provider.name(), model) + "/" + ResultStore.sanitise(runId))
                     .orElse(null);
         }
+        runAfterHarness();
+    }
+
+    /** Runs the {@link AfterHarness} step; its failure becomes a note, not the run's outcome. */
+    private void runAfterHarness() throws InterruptedException {
+        if (afterHarness == AfterHarness.NONE) {
+            return;
+        }
+        after = new AfterHarnessStep(runner, runId, spec, result, ws.dir(), ws.runDir().resolve("after"), secrets);
+        try {
+            afterHarness.afterHarness(after);
+        } catch (RuntimeException e) {
+            String message = Redactor.of(secrets).redact(String.valueOf(e.getMessage()));
+            log.warn("run {}: the after-harness step failed: {}", runId, message);
+            notes.add("the after-harness step failed: " + e.getClass().getSimpleName() + ": " + message);
+        }
     }
 
     /**
@@ -259,12 +283,16 @@ final class RunExecution {
         Path resultDir = runner.store.dirFor(spec.task(), harness.id(), provider.name(), model, runId);
         Redactor redactor = Redactor.of(secrets);
         GitChanges changes = captured != null ? captured.changes() : null;
-        RunRecord record = RunRecord.builder(runId, spec).providerName(provider.name()).resolvedModel(model)
+        RunRecord.Builder builder = RunRecord.builder(runId, spec).providerName(provider.name()).resolvedModel(model)
                 .baseline(baseline).headAfter(changes != null ? changes.headCommit() : null).result(result).stage(stage)
                 .exitCode(outcome != null ? outcome.exitCode() : null)
                 .termination(outcome != null ? outcome.termination() : null).startedAt(startedAt)
                 .finishedAt(Instant.now()).changes(changes).login(login).branch(branch).notes(notes)
-                .resultDir(resultDir).build();
+                .resultDir(resultDir);
+        if (after != null) {
+            after.sections.forEach(builder::section);
+        }
+        RunRecord record = builder.build();
         RuntimeException failure = null;
         Future<?> checkoutRemoval = removeCheckoutInBackground();
         try {
@@ -275,7 +303,8 @@ final class RunExecution {
             Path io = ws != null ? ws.ioDir() : null;
             ResultStore.RunFiles files = new ResultStore.RunFiles(
                     captured != null ? captured.patch() : null, captured != null ? captured.diffstat() : null,
-                    io != null ? io.resolve("transcript.log") : null, eventsFile);
+                    io != null ? io.resolve("transcript.log") : null, eventsFile,
+                    after != null ? after.files : java.util.Map.of());
             runner.store.write(record, files, redactor);
         } catch (RuntimeException e) {
             failure = e;

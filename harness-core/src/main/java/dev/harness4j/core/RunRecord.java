@@ -10,7 +10,10 @@ import dev.harness4j.core.workspace.BranchPush;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -46,6 +49,7 @@ public final class RunRecord {
     private final BranchPush branch;
     private final List<String> notes;
     private final Path resultDir;
+    private final Map<String, Object> sections;
 
     private RunRecord(Builder b) {
         this.runId = Objects.requireNonNull(b.runId, "runId");
@@ -65,6 +69,7 @@ public final class RunRecord {
         this.branch = b.branch;
         this.notes = List.copyOf(Objects.requireNonNull(b.notes, "notes"));
         this.resultDir = Objects.requireNonNull(b.resultDir, "resultDir");
+        this.sections = Collections.unmodifiableMap(new LinkedHashMap<>(b.sections));
     }
 
     /** A builder for a run's record; every value not documented "or {@code null}" is required. */
@@ -90,6 +95,7 @@ public final class RunRecord {
         b.branch = branch;
         b.notes = notes;
         b.resultDir = resultDir;
+        b.sections.putAll(sections);
         return b;
     }
 
@@ -178,6 +184,14 @@ public final class RunRecord {
         return resultDir;
     }
 
+    /**
+     * Returns the sections an {@link AfterHarness} step added to {@code meta.json} (a bench's
+     * {@code verify}, say), by key, in the order added; empty when none.
+     */
+    public Map<String, Object> sections() {
+        return sections;
+    }
+
     /** Wall time of the whole run. */
     public Duration duration() {
         return Duration.between(startedAt, finishedAt);
@@ -200,13 +214,13 @@ public final class RunRecord {
                 && stage == r.stage && Objects.equals(exitCode, r.exitCode) && Objects.equals(termination, r.termination)
                 && startedAt.equals(r.startedAt) && finishedAt.equals(r.finishedAt) && Objects.equals(changes, r.changes)
                 && login.equals(r.login) && Objects.equals(branch, r.branch) && notes.equals(r.notes)
-                && resultDir.equals(r.resultDir);
+                && resultDir.equals(r.resultDir) && sections.equals(r.sections);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(runId, spec, providerName, resolvedModel, baseline, headAfter, result, stage, exitCode,
-                termination, startedAt, finishedAt, changes, login, branch, notes, resultDir);
+                termination, startedAt, finishedAt, changes, login, branch, notes, resultDir, sections);
     }
 
     @Override
@@ -235,6 +249,7 @@ public final class RunRecord {
         private BranchPush branch;
         private List<String> notes = List.of();
         private Path resultDir;
+        private final Map<String, Object> sections = new LinkedHashMap<>();
 
         private Builder(String runId, RunSpec spec) {
             this.runId = Objects.requireNonNull(runId, "runId");
@@ -328,6 +343,18 @@ public final class RunRecord {
         /** Sets the run's own result directory, {@code results/<task>/<harness>__<provider>__<model>/<runId>}. */
         public Builder resultDir(Path value) {
             this.resultDir = value;
+            return this;
+        }
+
+        /**
+         * Adds a section to {@code meta.json} (see {@link AfterHarness.Context#putMeta}); a key
+         * given again replaces the earlier value.
+         *
+         * @param key the section's top-level key
+         * @param value a JSON-able value, or {@code null}
+         */
+        public Builder section(String key, Object value) {
+            sections.put(Objects.requireNonNull(key, "key"), value);
             return this;
         }
 

@@ -15,6 +15,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,9 +102,27 @@ public final class ResultStore {
         return out.isEmpty() ? "default" : out;
     }
 
-    /** The files a run produced, any of which may be {@code null} or missing (an empty file is written). */
-    public record RunFiles(Path patch, Path diffstat, Path transcript, Path events) {
+    /**
+     * The files a run produced, any of which may be {@code null} or missing (an empty file is
+     * written), and further files by name (an {@code AfterHarness} step's; a missing one is skipped).
+     */
+    public record RunFiles(Path patch, Path diffstat, Path transcript, Path events, Map<String, Path> extra) {
         public static final RunFiles NONE = new RunFiles(null, null, null, null);
+
+        public RunFiles {
+            extra = Map.copyOf(Objects.requireNonNull(extra, "extra"));
+        }
+
+        /** The run's own files, no further ones. */
+        public RunFiles(Path patch, Path diffstat, Path transcript, Path events) {
+            this(patch, diffstat, transcript, events, Map.of());
+        }
+    }
+
+    /** Whether {@code name} is one of the files this store writes itself. */
+    public static boolean isOwnFile(String name) {
+        return name.equals(META) || name.equals(PATCH) || name.equals(DIFFSTAT) || name.equals(TRANSCRIPT)
+                || name.equals(EVENTS);
     }
 
     /**
@@ -137,6 +156,11 @@ public final class ResultStore {
             copyRedacted(files.diffstat(), tmp.resolve(DIFFSTAT), redactor);
             copyRedacted(files.transcript(), tmp.resolve(TRANSCRIPT), redactor);
             copyRedacted(files.events(), tmp.resolve(EVENTS), redactor);
+            for (Map.Entry<String, Path> e : files.extra().entrySet()) {
+                if (Files.exists(e.getValue()) && !isOwnFile(e.getKey())) {
+                    copyRedacted(e.getValue(), tmp.resolve(sanitise(e.getKey())), redactor);
+                }
+            }
             String meta = mapper.writerWithDefaultPrettyPrinter()
                     .writeValueAsString(MetaJson.of(mapper, record, redactor));
             Files.writeString(tmp.resolve(META), meta + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
