@@ -186,17 +186,28 @@ public final class BenchPlan {
     }
 
     /**
-     * Orders combos round-robin over their providers (stable within a provider), so consecutive
-     * runs hit different providers wherever the counts allow.
+     * Orders combos round-robin over their providers, and within a provider round-robin over its
+     * models (stable otherwise), so consecutive runs hit different providers, then different
+     * models, wherever the counts allow.
      */
     static List<Combo> interleaveProviders(List<Combo> in) {
-        Map<String, Deque<Combo>> byProvider = new LinkedHashMap<>();
+        Map<String, List<Combo>> byProvider = new LinkedHashMap<>();
         for (Combo c : in) {
-            byProvider.computeIfAbsent(c.provider(), k -> new ArrayDeque<>()).add(c);
+            byProvider.computeIfAbsent(c.provider(), k -> new ArrayList<>()).add(c);
+        }
+        Map<String, List<Combo>> interleaved = new LinkedHashMap<>();
+        byProvider.forEach((p, list) -> interleaved.put(p, roundRobin(list, Combo::resolvedModel)));
+        return roundRobin(interleaved.values().stream().flatMap(List::stream).toList(), Combo::provider);
+    }
+
+    private static List<Combo> roundRobin(List<Combo> in, java.util.function.Function<Combo, String> key) {
+        Map<String, Deque<Combo>> groups = new LinkedHashMap<>();
+        for (Combo c : in) {
+            groups.computeIfAbsent(key.apply(c), k -> new ArrayDeque<>()).add(c);
         }
         List<Combo> out = new ArrayList<>(in.size());
         while (out.size() < in.size()) {
-            for (Deque<Combo> q : byProvider.values()) {
+            for (Deque<Combo> q : groups.values()) {
                 if (!q.isEmpty()) {
                     out.add(q.poll());
                 }
