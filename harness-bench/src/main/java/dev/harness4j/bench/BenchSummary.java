@@ -111,6 +111,14 @@ public final class BenchSummary {
         return problems;
     }
 
+    /** The results of one bench: rows whose task label is {@code <id>/<task id>}; problems are kept. */
+    public BenchSummary forBench(String id) {
+        Objects.requireNonNull(id, "id");
+        String prefix = id + "/";
+        return new BenchSummary(rows.stream().filter(r -> r.task() != null && r.task().startsWith(prefix)).toList(),
+                problems);
+    }
+
     /** The sums over every row. */
     public Totals totals() {
         Map<String, Integer> byOutcome = new TreeMap<>();

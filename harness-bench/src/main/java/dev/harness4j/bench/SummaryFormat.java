@@ -124,6 +124,38 @@ public final class SummaryFormat {
         return align(lines);
     }
 
+    /**
+     * A comparison as text: the newly failing and newly passing cells, then per combo the pass
+     * rate before and after with their intervals, the delta (marked {@code *} when the intervals
+     * do not overlap), and the cost and median-time deltas.
+     */
+    public static String compare(BenchComparison c) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("newly failing: ").append(c.newlyFailing().size()).append('\n');
+        c.newlyFailing().forEach(x -> sb.append("  ").append(x.task()).append("  ").append(x.combo()).append("  ")
+                .append(x.before().name().toLowerCase(Locale.ROOT)).append(" -> fail\n"));
+        sb.append("newly passing: ").append(c.newlyPassing().size()).append('\n');
+        c.newlyPassing().forEach(x -> sb.append("  ").append(x.task()).append("  ").append(x.combo()).append("  fail -> ")
+                .append(x.after().name().toLowerCase(Locale.ROOT)).append('\n'));
+        List<String[]> lines = new ArrayList<>();
+        lines.add(new String[] {"combo", "before", "after", "delta", "cost delta", "median time delta"});
+        for (BenchComparison.ComboDelta d : c.combos()) {
+            Double delta = d.passRateDelta();
+            lines.add(new String[] {d.combo(), rate(d.before()), rate(d.after()),
+                delta == null ? "-" : String.format(Locale.ROOT, "%+.0f pts%s", delta * 100, d.significant() ? " *" : ""),
+                d.costDelta() == null ? "-" : (d.costDelta().signum() >= 0 ? "+$" : "-$") + money(d.costDelta().abs()),
+                d.medianDurationDeltaMs() == null ? "-" : (d.medianDurationDeltaMs() >= 0 ? "+" : "-")
+                        + duration(Math.abs(d.medianDurationDeltaMs()))});
+        }
+        sb.append(align(lines));
+        return sb.toString();
+    }
+
+    private static String rate(Metrics m) {
+        return m == null ? "-" : percent(m.passRate()) + " [" + percent(m.passRateLow()) + ", " + percent(m.passRateHigh())
+                + "] " + m.passed() + "/" + m.runs();
+    }
+
     private static String align(List<String[]> lines) {
         int[] width = new int[lines.get(0).length];
         for (String[] l : lines) {
