@@ -33,6 +33,8 @@ import java.util.function.UnaryOperator;
 public final class Bench {
     /** The report's file name in the state dir. */
     public static final String REPORT = "report.html";
+    /** The directory of the bench reports in the state dir: {@code reports/<bench id>/index.html}. */
+    public static final String REPORT_DIR = "reports";
 
     private final HarnessRunner runner;
     private final int concurrency;
@@ -92,8 +94,9 @@ public final class Bench {
         BenchSummary summary = BenchSummary.read(runner.results());
         out.println();
         out.print(SummaryFormat.table(summary));
-        BenchMetrics metrics = BenchMetrics.of(plan.labels().isEmpty() ? summary.rows()
-                : summary.rows().stream().filter(r -> plan.labels().contains(r.task())).toList());
+        List<ResultRow> rows = plan.labels().isEmpty() ? summary.rows()
+                : summary.rows().stream().filter(r -> plan.labels().contains(r.task())).toList();
+        BenchMetrics metrics = BenchMetrics.of(rows);
         out.println();
         out.println("leaderboard" + plan.id().map(i -> " of bench " + i).orElse("") + " (pass = verifier passed;"
                 + " 95% Wilson interval; pass@k unbiased over tasks):");
@@ -101,7 +104,10 @@ public final class Bench {
         out.println();
         out.print(SummaryFormat.taskGrid(metrics));
         Path report = HtmlReport.write(summary, stateDir.resolve(REPORT));
+        Path index = BenchReport.write(runner.results().resultsDir(), rows, metrics, null,
+                stateDir.resolve(REPORT_DIR).resolve(plan.id().orElse("default")));
         out.println("report: " + report);
+        out.println("bench report: " + index);
         return new BenchRun(queued, processed, summary, report, metrics);
     }
 

@@ -100,7 +100,9 @@ class VerifiedBenchTest {
             }
             assertThat(first.metrics().passRate(ShellHarness.ID, "good")).isCloseTo(2.0 / 6, org.assertj.core.api.Assertions.within(1e-9));
             assertThat(first.metrics().passRate(ShellHarness.ID, "bad")).isEqualTo(0.0);
-            assertThat(text.toString(StandardCharsets.UTF_8)).contains("leaderboard of bench mini", "pass@2");
+            assertThat(text.toString(StandardCharsets.UTF_8)).contains("leaderboard of bench mini", "pass@2",
+                    "bench report: " + tmp.resolve("state/reports/mini/index.html"));
+            assertThat(tmp.resolve("state/reports/mini/runs")).isDirectoryContaining(p -> p.toString().endsWith("11.html"));
 
             BenchRun again = bench.run(bench.plan().suite(suite).harnesses(ShellHarness.ID).provider("local")
                     .models("good", "bad").trials(2).option("script", AGENT).build());
