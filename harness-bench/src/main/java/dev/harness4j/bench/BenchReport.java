@@ -81,9 +81,8 @@ public final class BenchReport {
         int maxK = m.leaderboard().stream().mapToInt(x -> x.metrics().passAtK().size()).max().orElse(0);
         sb.append("<h2>Leaderboard</h2><table id=\"leaderboard\"><thead><tr>");
         List<String> cols = new ArrayList<>(List.of("#", "harness", "model", "passed", "pass rate", "95% CI"));
-        for (int k = 1; k <= maxK; k++) {
-            cols.add("pass@" + k);
-        }
+        List<Integer> ks = SummaryFormat.shownK(maxK);
+        ks.forEach(k -> cols.add("pass@" + k));
         cols.addAll(List.of("mean reward", "median time", "tokens in/out", "cost", "cost per pass", "not passed"));
         cols.forEach(h -> sb.append("<th onclick=\"sortBy(this)\">").append(esc(h)).append("</th>"));
         sb.append("</tr></thead><tbody>");
@@ -94,7 +93,7 @@ public final class BenchReport {
                     .append(num(t.passed(), t.passed() + "/" + t.runs())).append(num(t.passRate(), SummaryFormat.percent(t.passRate())))
                     .append(num(t.passRateLow(), "[" + SummaryFormat.percent(t.passRateLow()) + ", "
                             + SummaryFormat.percent(t.passRateHigh()) + "]"));
-            for (int k = 1; k <= maxK; k++) {
+            for (int k : ks) {
                 Double v = t.passAtK().get(k);
                 sb.append(v == null ? num(-1, "-") : num(v, String.format(Locale.ROOT, "%.2f", v)));
             }

@@ -75,10 +75,9 @@ public final class SummaryFormat {
      */
     public static String leaderboard(BenchMetrics m) {
         int maxK = m.leaderboard().stream().mapToInt(c -> c.metrics().passAtK().size()).max().orElse(0);
+        List<Integer> ks = shownK(maxK);
         List<String> head = new ArrayList<>(List.of("#", "harness", "model", "pass", "rate", "95% CI"));
-        for (int k = 1; k <= maxK; k++) {
-            head.add("pass@" + k);
-        }
+        ks.forEach(k -> head.add("pass@" + k));
         head.addAll(List.of("reward", "median", "tokens in/out", "cost", "cost/pass", "not passed"));
         List<String[]> lines = new ArrayList<>();
         lines.add(head.toArray(String[]::new));
@@ -88,7 +87,7 @@ public final class SummaryFormat {
             List<String> l = new ArrayList<>(List.of(String.valueOf(rank++), c.harness(), nz(c.model()),
                     x.passed() + "/" + x.runs(), percent(x.passRate()),
                     "[" + percent(x.passRateLow()) + ", " + percent(x.passRateHigh()) + "]"));
-            for (int k = 1; k <= maxK; k++) {
+            for (int k : ks) {
                 Double v = x.passAtK().get(k);
                 l.add(v == null ? "-" : String.format(Locale.ROOT, "%.2f", v));
             }
@@ -175,6 +174,17 @@ public final class SummaryFormat {
             sb.append(line.toString().stripTrailing()).append('\n');
         }
         return sb.toString();
+    }
+
+    /** The k shown for pass@k: 1 to 5, then 10, 20, 50, ... up to the largest, which is always shown. */
+    static List<Integer> shownK(int maxK) {
+        List<Integer> ks = new ArrayList<>();
+        for (int k = 1; k <= maxK; k++) {
+            if (k <= 5 || k == maxK || k == 10 || k == 20 || k == 50 || k == 100) {
+                ks.add(k);
+            }
+        }
+        return ks;
     }
 
     static String percent(double v) {

@@ -74,15 +74,16 @@ public final class MetricsReportBenchmark {
         return SummaryFormat.leaderboard(m) + SummaryFormat.taskGrid(m);
     }
 
-    /** {@code n} results of 3 harnesses × 2 models × 50 tasks × trials; the first {@code files} with run files. */
+    /** {@code n} results of 3 harnesses × 2 models × 50 tasks × 10 trials; the first {@code files} with run files. */
     static void write(Path results, int n, int files) throws IOException {
         for (int i = 0; i < n; i++) {
             String harness = "h" + i % 3;
             String model = "m" + (i / 3) % 2;
             String task = "bench/t" + (i / 6) % 50;
-            int trial = 1 + i / 300;
+            int trial = 1 + (i / 300) % 10; // 10 trials; past 3,000 results a cell's trials repeat
+            String run = "r" + i;
             Path d = Files.createDirectories(results.resolve(task.replace('/', '-')).resolve(harness + "__p__" + model)
-                    .resolve("r" + i));
+                    .resolve(run));
             boolean pass = (i * 7919) % 10 < 6;
             String cost = i % 4 == 0 ? "null" : String.format(Locale.ROOT, "{\"usd\":%.4f,\"source\":\"meter\"}", 0.001 * (i % 9));
             String tokens = i % 5 == 0 ? "{\"input\":null,\"output\":null}" : "{\"input\":" + (1000 + i % 97) + ",\"output\":" + i % 50 + "}";
