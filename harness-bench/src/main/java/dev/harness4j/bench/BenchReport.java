@@ -64,13 +64,22 @@ public final class BenchReport {
             for (int i = 0; i < rows.size(); i++) {
                 ResultRow r = rows.get(i);
                 byCell.computeIfAbsent(r.task() + "\u0000" + r.label(), k -> new ArrayList<>()).add(i);
-                Files.writeString(runs.resolve(i + ".html"), runPage(resultsDir.resolve(r.dir()), r), StandardCharsets.UTF_8);
             }
+            java.util.stream.IntStream.range(0, rows.size()).parallel().forEach(i -> { // reading and writing files: in parallel
+                ResultRow r = rows.get(i);
+                try {
+                    Files.writeString(runs.resolve(i + ".html"), runPage(resultsDir.resolve(r.dir()), r), StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
             Path index = dir.resolve("index.html");
             Files.writeString(index, index(rows, metrics, comparison, byCell), StandardCharsets.UTF_8);
             return index.toAbsolutePath();
         } catch (IOException e) {
             throw new HarnessException("cannot write the bench report into " + dir + ": " + e.getMessage(), e);
+        } catch (java.io.UncheckedIOException e) {
+            throw new HarnessException("cannot write the bench report into " + dir + ": " + e.getCause().getMessage(), e);
         }
     }
 
