@@ -33,6 +33,8 @@ import java.util.function.UnaryOperator;
 public final class Bench {
     /** The report's file name in the state dir. */
     public static final String REPORT = "report.html";
+    /** The directory of the bench reports in the state dir: {@code reports/<bench id>/index.html}. */
+    public static final String REPORT_DIR = "reports";
 
     private final HarnessRunner runner;
     private final int concurrency;
@@ -70,12 +72,13 @@ public final class Bench {
         out.print(plan.matrix(runner.results(), queue));
         List<QueueEntry> queued = plan.enqueue(queue, runner.results());
         int pending = (int) queue.entries().stream().filter(e -> !e.state().isTerminal()).count();
+        Verification verification = new Verification(plan::taskByLabel);
         QueueProcessor.Summary processed;
         try (ProgressLine progress = new ProgressLine(pending, out, tty, java.time.Clock.systemUTC())) {
             QueueProcessor.Executor exec = new QueueProcessor.Executor() {
                 @Override
                 public HarnessResult run(String runId, RunSpec spec) {
-                    return runner.run(spec, runId, progress).result();
+                    return runner.run(spec, runId, progress, verification).result();
                 }
 
                 @Override
@@ -91,9 +94,21 @@ public final class Bench {
         BenchSummary summary = BenchSummary.read(runner.results());
         out.println();
         out.print(SummaryFormat.table(summary));
+        List<ResultRow> rows = plan.labels().isEmpty() ? summary.rows()
+                : summary.rows().stream().filter(r -> plan.labels().contains(r.task())).toList();
+        BenchMetrics metrics = BenchMetrics.of(rows);
+        out.println();
+        out.println("leaderboard" + plan.id().map(i -> " of bench " + i).orElse("") + " (pass = verifier passed;"
+                + " 95% Wilson interval; pass@k unbiased over tasks):");
+        out.print(SummaryFormat.leaderboard(metrics));
+        out.println();
+        out.print(SummaryFormat.taskGrid(metrics));
         Path report = HtmlReport.write(summary, stateDir.resolve(REPORT));
+        Path index = BenchReport.write(runner.results().resultsDir(), rows, metrics, null,
+                stateDir.resolve(REPORT_DIR).resolve(plan.id().orElse("default")));
         out.println("report: " + report);
-        return new BenchRun(queued, processed, summary, report);
+        out.println("bench report: " + index);
+        return new BenchRun(queued, processed, summary, report, metrics);
     }
 
     /** Builds a {@link Bench}. */

@@ -19,13 +19,15 @@ import java.util.Objects;
  * @param repo {@code --repo}: the baseline repository, or {@code null}
  * @param branch {@code --branch}: the branch (or any ref) of the repository to start from, or {@code null}
  * @param force {@code --force}: run combos that already have a result again
- * @param concurrency {@code --concurrency}: how many runs at once (default 1)
+ * @param concurrency {@code --concurrency}: how many runs at once (default 2)
  * @param stateDir {@code --state-dir}: the state dir, or {@code null} for the caller's default
  * @param push {@code --push}: push each run's result to a branch of the baseline's remote
+ * @param suite {@code --suite}: a directory of tasks ({@link TaskSuite}), or {@code null}
+ * @param trials {@code --trials}: runs per task, harness and model, or 0 for the caller's default
  */
 public record BenchArgs(List<String> harnesses, List<String> models, List<String> providers, String prompt,
         Path promptFile, String task, Path repo, String branch, boolean force, int concurrency, Path stateDir,
-        boolean push) {
+        boolean push, Path suite, int trials) {
 
     /** The usage text printed for {@code --help} and after a bad argument. */
     public static final String USAGE = """
@@ -41,7 +43,9 @@ public record BenchArgs(List<String> harnesses, List<String> models, List<String
               --repo <path>           the git repository to work on (never modified)
               --branch <ref>          the branch of --repo to start from (default: its current branch)
               --force                 run again combos that already have a result
-              --concurrency <n>       runs at once (default 1)
+              --suite <dir>           a directory of tasks (task.json each) instead of --prompt
+              --trials <n>            runs per task, harness and model (default 1; the sample suite: 2)
+              --concurrency <n>       runs at once (default 2)
               --state-dir <path>      where queue, runs and results live (default ~/.harness4j)
               --push                  push each result to a branch of --repo's remote
             """;
@@ -72,8 +76,10 @@ public record BenchArgs(List<String> harnesses, List<String> models, List<String
         String branch = null;
         boolean force = false;
         boolean push = false;
-        int concurrency = 1;
+        int concurrency = 2;
         Path stateDir = null;
+        Path suite = null;
+        int trials = 0;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String value = null;
@@ -103,6 +109,17 @@ public record BenchArgs(List<String> harnesses, List<String> models, List<String
                         case "--repo" -> repo = Path.of(value);
                         case "--branch" -> branch = value;
                         case "--state-dir" -> stateDir = Path.of(value);
+                        case "--suite" -> suite = Path.of(value);
+                        case "--trials" -> {
+                            try {
+                                trials = Integer.parseInt(value.trim());
+                            } catch (NumberFormatException e) {
+                                throw bad("--trials takes a number, got '" + value + "'");
+                            }
+                            if (trials < 1) {
+                                throw bad("--trials must be >= 1, got " + trials);
+                            }
+                        }
                         case "--concurrency" -> {
                             try {
                                 concurrency = Integer.parseInt(value.trim());
@@ -121,8 +138,11 @@ public record BenchArgs(List<String> harnesses, List<String> models, List<String
         if (prompt != null && promptFile != null) {
             throw bad("give --prompt or --prompt-file, not both");
         }
+        if (suite != null && (prompt != null || promptFile != null)) {
+            throw bad("give --suite or a prompt (--prompt, --prompt-file), not both");
+        }
         return new BenchArgs(harnesses, models, providers, prompt, promptFile, task, repo, branch, force, concurrency,
-                stateDir, push);
+                stateDir, push, suite, trials);
     }
 
     /** Whether no provider was named: the embedded scripted server is used. */

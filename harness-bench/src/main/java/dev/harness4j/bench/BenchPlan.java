@@ -51,9 +51,17 @@ public final class BenchPlan {
     private final Limits limits;
     private final Map<String, String> options;
     private final boolean force;
+    private final String id;
+    private final int trials;
+    private final Map<String, BenchTask> byLabel = new LinkedHashMap<>();
+    private final Map<String, Path> setupRepos;
 
-    private BenchPlan(List<Combo> combos, Builder b) {
+    private BenchPlan(List<Combo> combos, Builder b, Map<String, Path> setupRepos) {
         this.combos = List.copyOf(combos);
+        this.id = b.id;
+        this.trials = b.trials;
+        this.setupRepos = Map.copyOf(setupRepos);
+        combos.forEach(c -> byLabel.putIfAbsent(c.label(), c.task()));
         this.baseline = b.baseline;
         this.ref = b.ref;
         this.isolation = b.isolation;
@@ -76,6 +84,26 @@ public final class BenchPlan {
         return force;
     }
 
+    /** The bench's id, when it has one: results are labelled {@code <id>/<task id>}. */
+    public java.util.Optional<String> id() {
+        return java.util.Optional.ofNullable(id);
+    }
+
+    /** How many trials each task, harness and model gets. */
+    public int trials() {
+        return trials;
+    }
+
+    /** The task whose results carry this label ({@link Combo#label()}), when it is in this plan. */
+    public java.util.Optional<BenchTask> taskByLabel(String label) {
+        return java.util.Optional.ofNullable(label == null ? null : byLabel.get(label));
+    }
+
+    /** The task labels of this plan, in order. */
+    public Set<String> labels() {
+        return java.util.Collections.unmodifiableSet(byLabel.keySet());
+    }
+
     /**
      * The combos still to run: those with neither a result nor an entry in the queue that can
      * still run (queued, waiting for a retry, or running — a run whose owner died is queued
@@ -87,15 +115,25 @@ public final class BenchPlan {
     public List<Combo> toRun(ResultIndex results, RunQueue queue) {
         Objects.requireNonNull(results, "results");
         Set<List<Object>> pending = pendingKeys(queue);
-        return combos.stream().filter(c -> !pending.contains(key(c)) && (force || !results.contains(c.query())))
-                .toList();
+        Set<List<Object>> done = new HashSet<>();
+        if (!force) {
+            for (dev.harness4j.core.StoredResult r : results.all()) {
+                if (r.task() != null && byLabel.containsKey(r.task())) {
+                    done.add(Arrays.asList(r.harness(), r.provider(), r.resolvedModel(), r.task(), r.trial()));
+                }
+            }
+        }
+        return combos.stream().filter(c -> !pending.contains(key(c)) && !done.contains(key(c))).toList();
     }
 
     /** The spec of one combo; its prompt framed by the {@link dev.harness4j.core.AutonomyPreamble}. */
     public RunSpec spec(Combo c) {
+        BenchTask t = c.task();
+        Path repo = setupRepos.containsKey(t.id()) ? setupRepos.get(t.id()) : t.repo().orElse(baseline);
+        String taskRef = setupRepos.containsKey(t.id()) ? null : t.repo().isPresent() ? t.ref().orElse(null) : ref;
         RunSpec.Builder b = RunSpec.builder(c.harness(), c.provider()).model(c.resolvedModel())
-                .prompt(AutonomyPreamble.frame(c.task().prompt())).baseline(baseline).ref(ref)
-                .isolation(isolation).limits(limits).task(c.task().name());
+                .prompt(AutonomyPreamble.frame(t.prompt())).baseline(repo).ref(taskRef)
+                .isolation(isolation).limits(t.limits().orElse(limits)).task(c.label()).trial(c.trial());
         options.forEach(b::option);
         return b.build();
     }
@@ -113,17 +151,18 @@ public final class BenchPlan {
         Set<List<Object>> pending = pendingKeys(queue);
         List<Combo> run = toRun(results, queue);
         long queued = combos.stream().filter(c -> pending.contains(key(c))).count();
-        sb.append(String.format("bench plan: %d combos, %d to run%s%s%n", combos.size(), run.size(),
+        sb.append(String.format("bench plan%s: %d runs, %d to run%s%s%n", id == null ? "" : " " + id, combos.size(), run.size(),
                 queued > 0 ? ", " + queued + " already queued (left from an earlier bench)" : "",
                 force ? " (force: combos with a result run again)" : ""));
-        sb.append(String.format("  %-3s %-14s %-12s %-28s %-16s %s%n", "#", "harness", "provider", "model", "task", ""));
+        sb.append(String.format("  %-3s %-14s %-12s %-28s %-24s %-5s %s%n", "#", "harness", "provider", "model", "task",
+                "trial", ""));
         int i = 1;
         for (Combo c : combos) {
             String model = c.model() == null ? c.resolvedModel() + " (default)" : c.resolvedModel();
             String note = run.contains(c) ? "" : pending.contains(key(c)) ? "queued: runs from the earlier entry"
                     : "skip: result exists (use --force to run again)";
-            sb.append(String.format("  %-3d %-14s %-12s %-28s %-16s %s%n", i++, c.harness(), c.provider(), model,
-                    c.task().name(), note));
+            sb.append(String.format("  %-3d %-14s %-12s %-28s %-24s %-5d %s%n", i++, c.harness(), c.provider(), model,
+                    c.task().name(), c.trial(), note));
         }
         return sb.toString();
     }
@@ -143,21 +182,32 @@ public final class BenchPlan {
     }
 
     private static List<Object> key(Combo c) {
-        return Arrays.asList(c.harness(), c.provider(), c.resolvedModel(), c.task().name(), 1);
+        return Arrays.asList(c.harness(), c.provider(), c.resolvedModel(), c.label(), c.trial());
     }
 
     /**
-     * Orders combos round-robin over their providers (stable within a provider), so consecutive
-     * runs hit different providers wherever the counts allow.
+     * Orders combos round-robin over their providers, and within a provider round-robin over its
+     * models (stable otherwise), so consecutive runs hit different providers, then different
+     * models, wherever the counts allow.
      */
     static List<Combo> interleaveProviders(List<Combo> in) {
-        Map<String, Deque<Combo>> byProvider = new LinkedHashMap<>();
+        Map<String, List<Combo>> byProvider = new LinkedHashMap<>();
         for (Combo c : in) {
-            byProvider.computeIfAbsent(c.provider(), k -> new ArrayDeque<>()).add(c);
+            byProvider.computeIfAbsent(c.provider(), k -> new ArrayList<>()).add(c);
+        }
+        Map<String, List<Combo>> interleaved = new LinkedHashMap<>();
+        byProvider.forEach((p, list) -> interleaved.put(p, roundRobin(list, Combo::resolvedModel)));
+        return roundRobin(interleaved.values().stream().flatMap(List::stream).toList(), Combo::provider);
+    }
+
+    private static List<Combo> roundRobin(List<Combo> in, java.util.function.Function<Combo, String> key) {
+        Map<String, Deque<Combo>> groups = new LinkedHashMap<>();
+        for (Combo c : in) {
+            groups.computeIfAbsent(key.apply(c), k -> new ArrayDeque<>()).add(c);
         }
         List<Combo> out = new ArrayList<>(in.size());
         while (out.size() < in.size()) {
-            for (Deque<Combo> q : byProvider.values()) {
+            for (Deque<Combo> q : groups.values()) {
                 if (!q.isEmpty()) {
                     out.add(q.poll());
                 }
@@ -173,12 +223,15 @@ public final class BenchPlan {
         private final Set<String> providers = new LinkedHashSet<>();
         private final List<String> models = new ArrayList<>();
         private final Map<String, BenchTask> tasks = new LinkedHashMap<>();
+        private final Set<String> duplicateIds = new LinkedHashSet<>();
         private Path baseline;
         private String ref;
         private Isolation isolation = Isolation.CLONE;
         private Limits limits = Limits.NONE;
         private final Map<String, String> options = new LinkedHashMap<>();
         private boolean force;
+        private String id;
+        private int trials = 1;
 
         private Builder(HarnessRunner runner) {
             this.runner = Objects.requireNonNull(runner, "runner");
@@ -207,9 +260,49 @@ public final class BenchPlan {
             return this;
         }
 
+        /** A task with a name and a prompt, on the plan's baseline, not verified. */
         public Builder task(String name, String prompt) {
-            BenchTask t = new BenchTask(name, prompt);
-            tasks.putIfAbsent(t.name(), t);
+            return task(BenchTask.of(name, prompt));
+        }
+
+        /** A task; a second task with the same id is a problem reported by {@link #build()}. */
+        public Builder task(BenchTask task) {
+            Objects.requireNonNull(task, "task");
+            if (tasks.putIfAbsent(task.id(), task) != null && !tasks.get(task.id()).equals(task)) {
+                duplicateIds.add(task.id());
+            }
+            return this;
+        }
+
+        /** Every task of a suite; the suite's id becomes the bench's id unless {@link #id} sets one. */
+        public Builder suite(TaskSuite suite) {
+            Objects.requireNonNull(suite, "suite");
+            suite.tasks().forEach(this::task);
+            if (id == null) {
+                id = suite.id();
+            }
+            return this;
+        }
+
+        /**
+         * The bench's id: its results are labelled {@code <id>/<task id>}, so running the same id
+         * again resumes it (finished trials are skipped) and two benches in one state dir stay apart.
+         */
+        public Builder id(String value) {
+            Objects.requireNonNull(value, "id");
+            if (value.isBlank() || value.contains("/")) {
+                throw new IllegalArgumentException("a bench id must be non-blank without '/', was '" + value + "'");
+            }
+            this.id = value;
+            return this;
+        }
+
+        /** How many trials per task, harness and model, each its own run and result; default 1. */
+        public Builder trials(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("trials must be >= 1, was " + value);
+            }
+            this.trials = value;
             return this;
         }
 
@@ -257,9 +350,11 @@ public final class BenchPlan {
             if (tasks.isEmpty()) {
                 problems.add("no task: give a prompt (--prompt \"...\" or --prompt-file <file>)");
             }
-            if (baseline == null) {
+            duplicateIds.forEach(d -> problems.add("two different tasks have the id '" + d + "': task ids must be unique"));
+            boolean needsBaseline = tasks.values().stream().anyMatch(t -> t.repo().isEmpty() && t.setup().isEmpty());
+            if (baseline == null && (needsBaseline || tasks.isEmpty())) {
                 problems.add("no baseline repository: give one (--repo <path to a git repository>)");
-            } else if (!Files.exists(baseline.resolve(".git"))) {
+            } else if (baseline != null && !Files.exists(baseline.resolve(".git"))) {
                 problems.add("the baseline " + baseline + " is not a git repository (no .git): pass the root of a git checkout");
             }
             List<String> validHarnesses = new ArrayList<>();
@@ -283,21 +378,26 @@ public final class BenchPlan {
                     }
                 }
             }
+            Map<String, Path> setupRepos = problems.isEmpty()
+                    ? TaskSetup.prepare(runner.stateDir(), id, tasks.values(), problems) : Map.of();
             if (!problems.isEmpty()) {
                 throw new BenchPlanException(problems);
             }
-            Map<List<String>, Combo> unique = new LinkedHashMap<>();
+            Map<List<Object>, Combo> unique = new LinkedHashMap<>();
             for (String h : validHarnesses) {
                 for (Map.Entry<String, List<String[]>> p : resolved.entrySet()) {
                     for (String[] m : p.getValue()) {
                         for (BenchTask t : tasks.values()) {
-                            unique.putIfAbsent(List.of(h, p.getKey(), m[1], t.name()),
-                                    new Combo(h, p.getKey(), m[0], m[1], t));
+                            String label = id == null ? t.id() : id + "/" + t.id();
+                            for (int trial = 1; trial <= trials; trial++) {
+                                unique.putIfAbsent(List.of(h, p.getKey(), m[1], label, trial),
+                                        new Combo(h, p.getKey(), m[0], m[1], t, label, trial));
+                            }
                         }
                     }
                 }
             }
-            return new BenchPlan(interleaveProviders(new ArrayList<>(unique.values())), this);
+            return new BenchPlan(interleaveProviders(new ArrayList<>(unique.values())), this, setupRepos);
         }
     }
 }

@@ -13,12 +13,15 @@ import java.util.Objects;
  * @param processed what the queue processor did (entries left from earlier benches included)
  * @param summary every result in the state dir
  * @param report the HTML report
+ * @param metrics the metrics of this bench's tasks (every result's when the plan has no task labels)
  */
-public record BenchRun(List<QueueEntry> queued, QueueProcessor.Summary processed, BenchSummary summary, Path report) {
+public record BenchRun(List<QueueEntry> queued, QueueProcessor.Summary processed, BenchSummary summary, Path report,
+        BenchMetrics metrics) {
     public BenchRun {
         queued = List.copyOf(queued);
         Objects.requireNonNull(processed, "processed");
         Objects.requireNonNull(summary, "summary");
         Objects.requireNonNull(report, "report");
+        Objects.requireNonNull(metrics, "metrics");
     }
 }

@@ -91,7 +91,8 @@ public final class BenchSummary {
                 : "not pushed" + (m.branchError == null ? "" : ": " + m.branchError);
         return new ResultRow(name, m.harness, m.provider, m.model != null ? m.model : m.resolvedModel, m.task,
                 m.outcome, m.reason, m.durationMs, m.filesChanged, m.insertions, m.deletions, m.tokensIn, m.tokensOut,
-                m.tokenSource, m.costUsd, m.costSource, m.verdict, branch);
+                m.tokenSource, m.costUsd, m.costSource, m.verdict, branch,
+                m.trial == null || m.trial < 1 ? 1 : m.trial.intValue(), m.verifyStatus, m.reward);
     }
 
     private static String firstLine(String s) {
@@ -108,6 +109,14 @@ public final class BenchSummary {
 
     public List<MetaProblem> problems() {
         return problems;
+    }
+
+    /** The results of one bench: rows whose task label is {@code <id>/<task id>}; problems are kept. */
+    public BenchSummary forBench(String id) {
+        Objects.requireNonNull(id, "id");
+        String prefix = id + "/";
+        return new BenchSummary(rows.stream().filter(r -> r.task() != null && r.task().startsWith(prefix)).toList(),
+                problems);
     }
 
     /** The sums over every row. */

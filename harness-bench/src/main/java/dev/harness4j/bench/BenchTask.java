@@ -1,20 +1,214 @@
 package dev.harness4j.bench;
 
+import dev.harness4j.api.Limits;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * One task of a bench: a short name (used in reports) and the prompt, unframed.
+ * One task of a bench: an id (used in reports and result paths), the instruction, where its
+ * repository comes from (a repository and ref, or a setup command that builds one from the task's
+ * own files, or else the plan's baseline), the agent's limits, how the result is verified, and
+ * tags. Immutable; built in code with {@link #builder} or read from a directory by {@link
+ * TaskSuite#load}.
  *
- * @param name a short label, e.g. {@code hello-file}
- * @param prompt what the agent is asked to do (the {@link dev.harness4j.core.AutonomyPreamble} is added when the
- *     spec is made)
+ * <pre>{@code
+ * BenchTask t = BenchTask.builder("add-multiply")
+ *         .instruction("Add multiply(a, b) to calc.py")
+ *         .baseline(repo, "main")
+ *         .verify(TaskVerify.of("python3 -m pytest -q"))
+ *         .tags("python")
+ *         .build();
+ * }</pre>
  */
-public record BenchTask(String name, String prompt) {
-    public BenchTask {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(prompt, "prompt");
-        if (name.isBlank() || prompt.isBlank()) {
-            throw new IllegalArgumentException("a bench task needs a non-blank name and prompt");
+public final class BenchTask {
+    private final String id;
+    private final String instruction;
+    private final Path repo;
+    private final String ref;
+    private final String setup;
+    private final Path dir;
+    private final Limits limits;
+    private final TaskVerify verify;
+    private final List<String> tags;
+
+    private BenchTask(Builder b) {
+        this.id = b.id;
+        this.instruction = b.instruction;
+        this.repo = b.repo;
+        this.ref = b.ref;
+        this.setup = b.setup;
+        this.dir = b.dir;
+        this.limits = b.limits;
+        this.verify = b.verify;
+        this.tags = List.copyOf(b.tags);
+    }
+
+    /**
+     * A task with a name and a prompt only: the plan's baseline, no verifier.
+     *
+     * @param name a short label, e.g. {@code hello-file}
+     * @param prompt what the agent is asked to do (the {@link dev.harness4j.core.AutonomyPreamble}
+     *     is added when the spec is made)
+     */
+    public static BenchTask of(String name, String prompt) {
+        return builder(name).instruction(prompt).build();
+    }
+
+    /** A builder for a task with this id. */
+    public static Builder builder(String id) {
+        return new Builder(id);
+    }
+
+    /** The task's id. */
+    public String id() {
+        return id;
+    }
+
+    /** The task's id (its name in reports). */
+    public String name() {
+        return id;
+    }
+
+    /** What the agent is asked to do, unframed. */
+    public String instruction() {
+        return instruction;
+    }
+
+    /** The instruction, as the prompt of a run (framed when the spec is made). */
+    public String prompt() {
+        return instruction;
+    }
+
+    /** The repository to start from, when the task names one. */
+    public Optional<Path> repo() {
+        return Optional.ofNullable(repo);
+    }
+
+    /** The ref of {@link #repo()} to start from, when given. */
+    public Optional<String> ref() {
+        return Optional.ofNullable(ref);
+    }
+
+    /** The command that builds the task's repository ({@code sh -c} in an empty directory), when given. */
+    public Optional<String> setup() {
+        return Optional.ofNullable(setup);
+    }
+
+    /** The task's directory (its {@code task.json}, setup and verifier files), when it has one. */
+    public Optional<Path> dir() {
+        return Optional.ofNullable(dir);
+    }
+
+    /** The agent's limits for this task, when it sets them (else the plan's). */
+    public Optional<Limits> limits() {
+        return Optional.ofNullable(limits);
+    }
+
+    /** How the result is verified, when it is. */
+    public Optional<TaskVerify> verify() {
+        return Optional.ofNullable(verify);
+    }
+
+    public List<String> tags() {
+        return tags;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof BenchTask t && id.equals(t.id) && instruction.equals(t.instruction)
+                && Objects.equals(repo, t.repo) && Objects.equals(ref, t.ref) && Objects.equals(setup, t.setup)
+                && Objects.equals(dir, t.dir) && Objects.equals(limits, t.limits) && Objects.equals(verify, t.verify)
+                && tags.equals(t.tags);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, instruction, repo, ref, setup, dir, limits, verify, tags);
+    }
+
+    @Override
+    public String toString() {
+        return "BenchTask[" + id + (verify != null ? ", verified" : "") + "]";
+    }
+
+    /** Builds a {@link BenchTask}. */
+    public static final class Builder {
+        private final String id;
+        private String instruction;
+        private Path repo;
+        private String ref;
+        private String setup;
+        private Path dir;
+        private Limits limits;
+        private TaskVerify verify;
+        private final List<String> tags = new ArrayList<>();
+
+        private Builder(String id) {
+            Objects.requireNonNull(id, "id");
+            if (id.isBlank() || !id.equals(id.strip())) {
+                throw new IllegalArgumentException("a task id must be non-blank without surrounding spaces, was '" + id + "'");
+            }
+            this.id = id;
+        }
+
+        /** What the agent is asked to do; required. */
+        public Builder instruction(String value) {
+            Objects.requireNonNull(value, "instruction");
+            if (value.isBlank()) {
+                throw new IllegalArgumentException("task " + id + ": the instruction is blank");
+            }
+            this.instruction = value;
+            return this;
+        }
+
+        /** The repository to start from, and its ref ({@code null}: its current branch). */
+        public Builder baseline(Path repository, String refName) {
+            this.repo = Objects.requireNonNull(repository, "repository").toAbsolutePath();
+            this.ref = refName;
+            return this;
+        }
+
+        /** A command building the repository in an empty directory (run with {@code sh -c}, {@code TASK_DIR} set). */
+        public Builder setup(String command) {
+            this.setup = Objects.requireNonNull(command, "setup");
+            return this;
+        }
+
+        /** The task's directory: setup runs with it as {@code TASK_DIR}; verifier files are relative to it. */
+        public Builder dir(Path value) {
+            this.dir = Objects.requireNonNull(value, "dir").toAbsolutePath();
+            return this;
+        }
+
+        public Builder limits(Limits value) {
+            this.limits = Objects.requireNonNull(value, "limits");
+            return this;
+        }
+
+        public Builder verify(TaskVerify value) {
+            this.verify = Objects.requireNonNull(value, "verify");
+            return this;
+        }
+
+        public Builder tags(String... values) {
+            for (String t : values) {
+                tags.add(Objects.requireNonNull(t, "tag"));
+            }
+            return this;
+        }
+
+        /** Builds the task; an instruction is required, and a repository and a setup exclude each other. */
+        public BenchTask build() {
+            if (instruction == null) {
+                throw new IllegalArgumentException("task " + id + " has no instruction");
+            }
+            if (repo != null && setup != null) {
+                throw new IllegalArgumentException("task " + id + " has both a baseline repository and a setup command; give one");
+            }
+            return new BenchTask(this);
         }
     }
 }

@@ -39,6 +39,9 @@ final class MetaReader {
         boolean branchPushed;
         String branchName;
         String branchError;
+        Long trial;
+        String verifyStatus;
+        Double reward;
     }
 
     private MetaReader() {}
@@ -62,6 +65,15 @@ final class MetaReader {
                     case "model" -> m.model = text(p, v);
                     case "resolved_model" -> m.resolvedModel = text(p, v);
                     case "task" -> m.task = text(p, v);
+                    case "trial" -> m.trial = number(p, v);
+                    case "verify" -> object(p, v, (f, t) -> {
+                        switch (f) {
+                            case "status" -> m.verifyStatus = text(p, t);
+                            case "reward" -> m.reward = t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_NUMBER_INT
+                                    ? p.getDoubleValue() : null;
+                            default -> p.skipChildren();
+                        }
+                    });
                     case "outcome" -> m.outcome = text(p, v);
                     case "reason" -> m.reason = text(p, v);
                     case "duration_ms" -> m.durationMs = number(p, v);

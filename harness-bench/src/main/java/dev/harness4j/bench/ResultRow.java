@@ -26,6 +26,11 @@ import java.util.Objects;
  * @param servedVerdict {@code match}, {@code mismatch} or {@code unmeasured}, or {@code null}
  * @param branch the pushed branch's name, {@code not pushed: <error>}, or {@code null} when no
  *     branch was asked for
+ * @param trial which repetition of its task, harness and model the run was (1 up)
+ * @param verifyStatus the verification's status ({@code passed}, {@code failed}, {@code
+ *     verifier-error}, {@code verifier-timeout}, {@code not-verified}), or {@code null} when the
+ *     task has no verifier
+ * @param reward the verifier's reward in [0, 1], or {@code null} when none was written
  */
 public record ResultRow(
         String dir,
@@ -45,12 +50,23 @@ public record ResultRow(
         BigDecimal costUsd,
         String costSource,
         String servedVerdict,
-        String branch) {
+        String branch,
+        int trial,
+        String verifyStatus,
+        Double reward) {
 
     public ResultRow {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(harness, "harness");
         Objects.requireNonNull(outcome, "outcome");
+    }
+
+    /**
+     * Whether this run counts as a pass: its verification passed, or, for a task without a
+     * verifier, the run completed.
+     */
+    public boolean passed() {
+        return verifyStatus != null ? verifyStatus.equals("passed") : outcome.equals("completed");
     }
 
     /** {@code harness / model}, the label of this row in tables and charts. */

@@ -23,7 +23,7 @@ public final class SummaryFormat {
     /** The word shown for a figure nobody measured. */
     public static final String UNMEASURED = "unmeasured";
 
-    private static final String[] HEADER = {"harness", "model", "outcome", "duration", "files", "+/-", "tokens in/out",
+    private static final String[] HEADER = {"task", "harness", "model", "trial", "outcome", "verify", "duration", "files", "+/-", "tokens in/out",
         "cost", "served", "branch"};
 
     private SummaryFormat() {}
@@ -33,7 +33,9 @@ public final class SummaryFormat {
         List<String[]> lines = new ArrayList<>();
         lines.add(HEADER);
         for (ResultRow r : s.rows()) {
-            lines.add(new String[] {r.harness(), nz(r.model()), r.outcome(), duration(r.durationMs()),
+            lines.add(new String[] {nz(r.task()), r.harness(), nz(r.model()), String.valueOf(r.trial()), r.outcome(),
+                nz(r.verifyStatus()) + (r.reward() == null ? "" : String.format(Locale.ROOT, " (%.2f)", r.reward())),
+                duration(r.durationMs()),
                 nz(r.filesChanged()), lines(r), tokens(r), cost(r), nz(r.servedVerdict()), r.branch() == null ? "-" : r.branch()});
         }
         int[] width = new int[HEADER.length];
@@ -64,6 +66,133 @@ public final class SummaryFormat {
                     .append(p.detail()).append(")\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * The leaderboard: one line per combo, best first, with its pass rate and 95% Wilson
+     * interval, pass@k, mean reward, median time, tokens, cost and cost per pass (each measured
+     * figure with how many runs measured it when some did not), and why runs did not pass.
+     */
+    public static String leaderboard(BenchMetrics m) {
+        int maxK = m.leaderboard().stream().mapToInt(c -> c.metrics().passAtK().size()).max().orElse(0);
+        List<Integer> ks = shownK(maxK);
+        List<String> head = new ArrayList<>(List.of("#", "harness", "model", "pass", "rate", "95% CI"));
+        ks.forEach(k -> head.add("pass@" + k));
+        head.addAll(List.of("reward", "median", "tokens in/out", "cost", "cost/pass", "not passed"));
+        List<String[]> lines = new ArrayList<>();
+        lines.add(head.toArray(String[]::new));
+        int rank = 1;
+        for (BenchMetrics.ComboMetrics c : m.leaderboard()) {
+            Metrics x = c.metrics();
+            List<String> l = new ArrayList<>(List.of(String.valueOf(rank++), c.harness(), nz(c.model()),
+                    x.passed() + "/" + x.runs(), percent(x.passRate()),
+                    "[" + percent(x.passRateLow()) + ", " + percent(x.passRateHigh()) + "]"));
+            for (int k : ks) {
+                Double v = x.passAtK().get(k);
+                l.add(v == null ? "-" : String.format(Locale.ROOT, "%.2f", v));
+            }
+            l.add(x.meanReward() == null ? "-" : String.format(Locale.ROOT, "%.2f", x.meanReward())
+                    + measured(x.rewardMeasured(), x.runs()));
+            l.add(duration(x.medianDurationMs()));
+            l.add(x.tokensIn() == null ? UNMEASURED : x.tokensIn() + "/" + x.tokensOut() + measured(x.tokensMeasured(), x.runs()));
+            l.add(x.costUsd() == null ? UNMEASURED : "$" + money(x.costUsd()) + measured(x.costMeasured(), x.runs())
+                    + (x.costSources().isEmpty() ? "" : " (" + String.join(",", x.costSources()) + ")"));
+            l.add(x.costPerPass() == null ? "-" : "$" + money(x.costPerPass()));
+            l.add(x.errorClasses().isEmpty() ? "-" : x.errorClasses().entrySet().stream()
+                    .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+            lines.add(l.toArray(String[]::new));
+        }
+        return align(lines);
+    }
+
+    /** The task × combo grid: one line per task, one column per combo, each cell {@code passed/runs}. */
+    public static String taskGrid(BenchMetrics m) {
+        List<String> combos = m.leaderboard().stream().map(BenchMetrics.ComboMetrics::label).toList();
+        List<String[]> lines = new ArrayList<>();
+        List<String> head = new ArrayList<>(List.of("task"));
+        head.addAll(combos);
+        lines.add(head.toArray(String[]::new));
+        m.cells().forEach((task, row) -> {
+            List<String> l = new ArrayList<>(List.of(task));
+            for (String c : combos) {
+                Metrics x = row.get(c);
+                l.add(x == null ? "-" : x.passed() + "/" + x.runs());
+            }
+            lines.add(l.toArray(String[]::new));
+        });
+        return align(lines);
+    }
+
+    /**
+     * A comparison as text: the newly failing and newly passing cells, then per combo the pass
+     * rate before and after with their intervals, the delta (marked {@code *} when the intervals
+     * do not overlap), and the cost and median-time deltas.
+     */
+    public static String compare(BenchComparison c) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("newly failing: ").append(c.newlyFailing().size()).append('\n');
+        c.newlyFailing().forEach(x -> sb.append("  ").append(x.task()).append("  ").append(x.combo()).append("  ")
+                .append(x.before().name().toLowerCase(Locale.ROOT)).append(" -> fail\n"));
+        sb.append("newly passing: ").append(c.newlyPassing().size()).append('\n');
+        c.newlyPassing().forEach(x -> sb.append("  ").append(x.task()).append("  ").append(x.combo()).append("  fail -> ")
+                .append(x.after().name().toLowerCase(Locale.ROOT)).append('\n'));
+        List<String[]> lines = new ArrayList<>();
+        lines.add(new String[] {"combo", "before", "after", "delta", "cost delta", "median time delta"});
+        for (BenchComparison.ComboDelta d : c.combos()) {
+            Double delta = d.passRateDelta();
+            lines.add(new String[] {d.combo(), rate(d.before()), rate(d.after()),
+                delta == null ? "-" : String.format(Locale.ROOT, "%+.0f pts%s", delta * 100, d.significant() ? " *" : ""),
+                d.costDelta() == null ? "-" : (d.costDelta().signum() >= 0 ? "+$" : "-$") + money(d.costDelta().abs()),
+                d.medianDurationDeltaMs() == null ? "-" : (d.medianDurationDeltaMs() >= 0 ? "+" : "-")
+                        + duration(Math.abs(d.medianDurationDeltaMs()))});
+        }
+        sb.append(align(lines));
+        return sb.toString();
+    }
+
+    private static String rate(Metrics m) {
+        return m == null ? "-" : percent(m.passRate()) + " [" + percent(m.passRateLow()) + ", " + percent(m.passRateHigh())
+                + "] " + m.passed() + "/" + m.runs();
+    }
+
+    private static String align(List<String[]> lines) {
+        int[] width = new int[lines.get(0).length];
+        for (String[] l : lines) {
+            for (int i = 0; i < l.length; i++) {
+                width[i] = Math.max(width[i], l[i].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String[] l : lines) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < l.length; i++) {
+                line.append(l[i]);
+                if (i + 1 < l.length) {
+                    line.append(" ".repeat(width[i] - l[i].length() + 2));
+                }
+            }
+            sb.append(line.toString().stripTrailing()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** The k shown for pass@k: 1 to 5, then 10, 20, 50, ... up to the largest, which is always shown. */
+    static List<Integer> shownK(int maxK) {
+        List<Integer> ks = new ArrayList<>();
+        for (int k = 1; k <= maxK; k++) {
+            if (k <= 5 || k == maxK || k == 10 || k == 20 || k == 50 || k == 100) {
+                ks.add(k);
+            }
+        }
+        return ks;
+    }
+
+    static String percent(double v) {
+        return String.format(Locale.ROOT, "%.0f%%", v * 100);
+    }
+
+    private static String measured(int measured, int runs) {
+        return measured == runs ? "" : " (" + measured + "/" + runs + " measured)";
     }
 
     /** {@code 6 results (completed 5, error 1) · 3m 12s · tokens in 1,234 (2 unmeasured) ... · cost: $0.42 (3 unmeasured)}. */

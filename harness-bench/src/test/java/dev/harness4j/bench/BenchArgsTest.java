@@ -32,5 +32,12 @@ class BenchArgsTest {
         assertThatThrownBy(() -> BenchArgs.parse("--concurrency", "two")).hasMessageContaining("takes a number");
         assertThatThrownBy(() -> BenchArgs.parse("--model")).hasMessageContaining("--model needs a value");
         assertThatThrownBy(() -> BenchArgs.parse("--prompt", "a", "--prompt-file", "f")).hasMessageContaining("not both");
+        assertThatThrownBy(() -> BenchArgs.parse("--suite", "s", "--prompt", "a")).hasMessageContaining("not both");
+        assertThatThrownBy(() -> BenchArgs.parse("--trials", "0")).hasMessageContaining("--trials must be >= 1");
+        BenchArgs suite = BenchArgs.parse("--suite", "suites/basics", "--trials", "3");
+        assertThat(suite.suite()).isEqualTo(java.nio.file.Path.of("suites/basics"));
+        assertThat(suite.trials()).isEqualTo(3);
+        assertThat(BenchArgs.parse().trials()).as("the caller's default").isZero();
+        assertThat(BenchArgs.parse().concurrency()).isEqualTo(2);
     }
 }

@@ -119,7 +119,7 @@ class BenchPlanTest {
                 + "\"finished_at\":\"2026-12-01T00:00:00Z\"}");
         BenchPlan p = plan().harnesses("aider", "opencode").provider("scripted").models("scripted-a").build();
         assertThat(p.toRun(runner.results(), null)).extracting(Combo::harness).containsExactly("opencode");
-        assertThat(p.matrix(runner.results(), null)).contains("2 combos, 1 to run").contains("skip: result exists");
+        assertThat(p.matrix(runner.results(), null)).contains("2 runs, 1 to run").contains("skip: result exists");
         BenchPlan otherTask = plan().task("other", "Do something else").harnesses("aider").provider("scripted")
                 .models("scripted-a").build();
         assertThat(otherTask.toRun(runner.results(), null)).extracting(c -> c.task().name()).containsExactly("other");
@@ -133,7 +133,7 @@ class BenchPlanTest {
         RunQueue queue = RunQueue.builder().stateDir(state).build();
         BenchPlan p = plan().harnesses("aider", "opencode").provider("scripted").models("scripted-a").build();
         queue.enqueue(List.of(p.spec(p.combos().get(0)))); // left by an earlier bench that crashed
-        assertThat(p.matrix(runner.results(), queue)).contains("2 combos, 1 to run, 1 already queued")
+        assertThat(p.matrix(runner.results(), queue)).contains("2 runs, 1 to run, 1 already queued")
                 .contains("queued: runs from the earlier entry");
         assertThat(p.enqueue(queue, runner.results())).extracting(e -> e.spec().harness())
                 .containsExactly(p.combos().get(1).harness());

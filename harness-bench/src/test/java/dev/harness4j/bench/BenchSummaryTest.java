@@ -64,9 +64,9 @@ class BenchSummaryTest {
         String table = SummaryFormat.table(BenchSummary.read(state));
         assertThat(table.lines().findFirst().orElseThrow())
                 .contains("harness", "model", "outcome", "duration", "files", "+/-", "tokens in/out", "cost", "served", "branch");
-        String aider = table.lines().filter(l -> l.startsWith("aider ")).findFirst().orElseThrow();
+        String aider = table.lines().filter(l -> l.split("\\s+")[1].equals("aider")).findFirst().orElseThrow();
         assertThat(aider).contains("error", "1m 01s", "unmeasured").doesNotContain("$0");
-        String claude = table.lines().filter(l -> l.startsWith("claude-code ")).findFirst().orElseThrow();
+        String claude = table.lines().filter(l -> l.split("\\s+")[1].equals("claude-code")).findFirst().orElseThrow();
         assertThat(claude).contains("12.3s", "+1/-0", "100/20 (adapter)", "$0.0125 (cli-estimate)", "match", "bench/claude");
         assertThat(table).contains("missing: results/hello/opencode__scripted-b/run-1 (no meta.json)");
     }

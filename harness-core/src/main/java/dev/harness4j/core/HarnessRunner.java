@@ -257,6 +257,22 @@ public final class HarnessRunner implements AutoCloseable {
      * @throws IllegalStateException when this runner is closed
      */
     public RunRecord run(RunSpec spec, String runId, HarnessListener listener) {
+        return run(spec, runId, listener, AfterHarness.NONE);
+    }
+
+    /**
+     * Runs a spec as {@link #run(RunSpec, String, HarnessListener)} does, with a step that runs
+     * after the harness process has ended, in the workspace with the agent's changes in place,
+     * before the workspace is deleted and the result written (a bench's verifier, say).
+     *
+     * @param spec what to run
+     * @param runId a unique id, as for {@link #run(RunSpec, String, HarnessListener)}
+     * @param listener receives this run's events, after the runner's own listener
+     * @param afterHarness the step; {@link AfterHarness#NONE} for none
+     * @return the run's record, with the step's {@link RunRecord#sections()}
+     */
+    public RunRecord run(RunSpec spec, String runId, HarnessListener listener, AfterHarness afterHarness) {
+        Objects.requireNonNull(afterHarness, "afterHarness");
         Workspaces.requireValidRunId(runId); // first: the id becomes a path, nothing may be created before
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(listener, "listener");
@@ -277,7 +293,7 @@ public final class HarnessRunner implements AutoCloseable {
             RunSpec framed = autonomyPreamble ? spec.withPrompt(AutonomyPreamble.frame(spec.prompt())) : spec;
             HarnessListener both = listener == HarnessListener.NONE ? this.listener : both(this.listener, listener);
             return new RunExecution(this, runId, framed, harness, executable, provider, baseline, bailed, both)
-                    .execute();
+                    .afterHarness(afterHarness).execute();
         } finally {
             preparing.remove(runId, bailed);
             processEnded.remove(runId);

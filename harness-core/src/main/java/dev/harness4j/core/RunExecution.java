@@ -77,6 +77,8 @@ final class RunExecution {
     private MeterReport wire;
     private HarnessResult adapterResult;
     private ModelPrice price;
+    private AfterHarness afterHarness = AfterHarness.NONE;
+    private AfterHarnessStep after;
     /** The runner's listener, and the run's own when one was given. */
     private final HarnessListener listener;
 
@@ -101,6 +103,12 @@ final class RunExecution {
         if (baseline.dirty()) {
             notes.add(baseline.dirtyNote());
         }
+    }
+
+    /** Sets the step run after the harness, before the workspace is deleted; default none. */
+    RunExecution afterHarness(AfterHarness value) {
+        this.afterHarness = value;
+        return this;
     }
 
     RunRecord execute() {
@@ -213,6 +221,22 @@ final class RunExecution {
             branch = runner.pusher.push(ws, captured, ResultStore.taskDir(spec.task()) + "/"
                     + ResultStore.combo(harness.id(), provider.name(), model) + "/" + ResultStore.sanitise(runId))
                     .orElse(null);
+        }
+        runAfterHarness();
+    }
+
+    /** Runs the {@link AfterHarness} step; its failure becomes a note, not the run's outcome. */
+    private void runAfterHarness() throws InterruptedException {
+        if (afterHarness == AfterHarness.NONE) {
+            return;
+        }
+        after = new AfterHarnessStep(runner, runId, spec, result, ws.dir(), ws.runDir().resolve("after"), secrets);
+        try {
+            afterHarness.afterHarness(after);
+        } catch (RuntimeException e) {
+            String message = Redactor.of(secrets).redact(String.valueOf(e.getMessage()));
+            log.warn("run {}: the after-harness step failed: {}", runId, message);
+            notes.add("the after-harness step failed: " + e.getClass().getSimpleName() + ": " + message);
         }
     }
 
@@ -347,15 +371,18 @@ final class RunExecution {
         Path resultDir = runner.store.dirFor(spec.task(), harness.id(), provider.name(), model, runId);
         Redactor redactor = Redactor.of(secrets);
         GitChanges changes = captured != null ? captured.changes() : null;
-        RunRecord record = RunRecord.builder(runId, spec).providerName(provider.name()).resolvedModel(model)
+        RunRecord.Builder builder = RunRecord.builder(runId, spec).providerName(provider.name()).resolvedModel(model)
                 .baseline(baseline).headAfter(changes != null ? changes.headCommit() : null).result(result).stage(stage)
                 .exitCode(outcome != null ? outcome.exitCode() : null)
                 .termination(outcome != null ? outcome.termination() : null).startedAt(startedAt)
                 .finishedAt(Instant.now()).changes(changes).login(login).branch(branch).notes(notes)
                 .resultDir(resultDir).adapterResult(adapterResult)
                 .meter(wire == null || outcome == null ? null : new MeterSummary(wire.requests(), wire.modelRequests(),
-                        wire.measuredRequests(), wire.tokens(), wire.answered(), wire.budgetPassed()))
-                .build();
+                        wire.measuredRequests(), wire.tokens(), wire.answered(), wire.budgetPassed()));
+        if (after != null) {
+            after.sections.forEach(builder::section);
+        }
+        RunRecord record = builder.build();
         RuntimeException failure = null;
         Future<?> checkoutRemoval = removeCheckoutInBackground();
         try {
@@ -367,7 +394,8 @@ final class RunExecution {
             ResultStore.RunFiles files = new ResultStore.RunFiles(
                     captured != null ? captured.patch() : null, captured != null ? captured.diffstat() : null,
                     io != null ? io.resolve("transcript.log") : null, eventsFile,
-                    io != null && metered != null ? io.resolve(REQUESTS) : null);
+                    io != null && metered != null ? io.resolve(REQUESTS) : null,
+                    after != null ? after.files : java.util.Map.of());
             runner.store.write(record, files, redactor);
         } catch (RuntimeException e) {
             failure = e;

@@ -10,7 +10,10 @@ import dev.harness4j.core.workspace.BranchPush;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -48,6 +51,7 @@ public final class RunRecord {
     private final Path resultDir;
     private final MeterSummary meter;
     private final HarnessResult adapterResult;
+    private final Map<String, Object> sections;
 
     private RunRecord(Builder b) {
         this.runId = Objects.requireNonNull(b.runId, "runId");
@@ -69,6 +73,7 @@ public final class RunRecord {
         this.resultDir = Objects.requireNonNull(b.resultDir, "resultDir");
         this.meter = b.meter;
         this.adapterResult = b.adapterResult;
+        this.sections = Collections.unmodifiableMap(new LinkedHashMap<>(b.sections));
     }
 
     /** A builder for a run's record; every value not documented "or {@code null}" is required. */
@@ -96,6 +101,7 @@ public final class RunRecord {
         b.resultDir = resultDir;
         b.meter = meter;
         b.adapterResult = adapterResult;
+        b.sections.putAll(sections);
         return b;
     }
 
@@ -198,6 +204,14 @@ public final class RunRecord {
         return adapterResult;
     }
 
+    /**
+     * Returns the sections an {@link AfterHarness} step added to {@code meta.json} (a bench's
+     * {@code verify}, say), by key, in the order added; empty when none.
+     */
+    public Map<String, Object> sections() {
+        return sections;
+    }
+
     /** Wall time of the whole run. */
     public Duration duration() {
         return Duration.between(startedAt, finishedAt);
@@ -221,13 +235,14 @@ public final class RunRecord {
                 && startedAt.equals(r.startedAt) && finishedAt.equals(r.finishedAt) && Objects.equals(changes, r.changes)
                 && login.equals(r.login) && Objects.equals(branch, r.branch) && notes.equals(r.notes)
                 && resultDir.equals(r.resultDir) && Objects.equals(meter, r.meter)
-                && Objects.equals(adapterResult, r.adapterResult);
+                && Objects.equals(adapterResult, r.adapterResult) && sections.equals(r.sections);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(runId, spec, providerName, resolvedModel, baseline, headAfter, result, stage, exitCode,
-                termination, startedAt, finishedAt, changes, login, branch, notes, resultDir, meter, adapterResult);
+                termination, startedAt, finishedAt, changes, login, branch, notes, resultDir, meter, adapterResult,
+                sections);
     }
 
     @Override
@@ -258,6 +273,7 @@ public final class RunRecord {
         private Path resultDir;
         private MeterSummary meter;
         private HarnessResult adapterResult;
+        private final Map<String, Object> sections = new LinkedHashMap<>();
 
         private Builder(String runId, RunSpec spec) {
             this.runId = Objects.requireNonNull(runId, "runId");
@@ -363,6 +379,18 @@ public final class RunRecord {
         /** Sets the result as the adapter read it, before the wire's figures, or {@code null}. */
         public Builder adapterResult(HarnessResult value) {
             this.adapterResult = value;
+            return this;
+        }
+
+        /**
+         * Adds a section to {@code meta.json} (see {@link AfterHarness.Context#putMeta}); a key
+         * given again replaces the earlier value.
+         *
+         * @param key the section's top-level key
+         * @param value a JSON-able value, or {@code null}
+         */
+        public Builder section(String key, Object value) {
+            sections.put(Objects.requireNonNull(key, "key"), value);
             return this;
         }
 

@@ -8,6 +8,7 @@ import dev.harness4j.bench.BenchArgs;
 import dev.harness4j.bench.BenchPlan;
 import dev.harness4j.bench.BenchRun;
 import dev.harness4j.bench.BenchPlanException;
+import dev.harness4j.bench.TaskSuite;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.provider.Providers;
 import dev.harness4j.core.queue.QueueProcessor;
@@ -27,9 +28,11 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The bench main job. Without {@code --provider} it needs no key and no network: it starts the
- * embedded scripted model server with two scripted models, creates a sample repository, runs
- * claude-code × opencode × aider × both models on a real task, prints the summary table and
- * writes the HTML report. With {@code --provider} (configured in {@code
+ * embedded scripted model server with two scripted models and runs the bundled {@link SampleSuite}
+ * (four tasks, each checked by a verifier that really runs) × claude-code × opencode × aider ×
+ * both models × {@value #DEFAULT_TRIALS} trials, prints the summary table and the leaderboard, and
+ * writes the HTML report. {@code --prompt} runs one task on a sample repository instead, {@code
+ * --suite} a suite of your own. With {@code --provider} (configured in {@code
  * <state-dir>/config/providers.json}) it runs the same matrix against real endpoints. See
  * {@link BenchArgs#USAGE}.
  *
@@ -47,7 +50,9 @@ public final class BenchMain {
     public static final List<String> SCRIPTED_MODELS = List.of("scripted-a", "scripted-b");
     /** The harnesses of the default matrix. */
     public static final List<String> DEFAULT_HARNESSES = List.of("claude-code", "opencode", "aider");
-    /** The task of the embedded default. */
+    /** Trials per task, harness and model of the embedded sample suite. */
+    public static final int DEFAULT_TRIALS = 2;
+    /** The task of the embedded default with {@code --prompt} given but no task. */
     public static final String DEFAULT_PROMPT =
             "Create a file named hello.txt at the root of the repository containing a one-line greeting.";
 
@@ -83,19 +88,26 @@ public final class BenchMain {
         List<String> models = a.models().isEmpty() ? SCRIPTED_MODELS : a.models();
         try (ScriptedModelServer server = ScriptedModelServer.start().requireKey(ScriptedProvider.KEY)) {
             models.forEach(m -> server.script(m, scenario(m)));
+            boolean sample = a.suite() == null && a.prompt() == null && a.promptFile() == null;
             out.println("embedded scripted model server on " + server.baseUrl() + " with models " + models);
             Path repo = a.repo() != null ? a.repo() : sampleRepo(state.resolve("sample-repo"));
+
             try (HarnessRunner runner = HarnessRunner.builder().stateDir(state).providers(new ScriptedProvider(server))
                     .pushBranches(a.push()).build()) {
                 Bench bench = Bench.builder(runner).concurrency(a.concurrency()).out(out, terminal)
                         .decorate(exec -> rescripting(exec, server)).build();
                 BenchPlan.Builder plan = bench.plan().provider(ScriptedProvider.NAME).models(models.toArray(String[]::new))
-                        .baseline(repo).ref(a.branch()).force(a.force())
+                        .ref(a.branch()).force(a.force())
                         .harnesses((a.harnesses().isEmpty() ? DEFAULT_HARNESSES : a.harnesses()).toArray(String[]::new));
                 // aider streams without asking for usage, so the wire would carry no tokens to meter:
                 // unstreamed, its requests report their usage (claude-code and opencode ignore the option)
                 plan.option("stream", "false");
-                task(plan, a, DEFAULT_PROMPT);
+                if (sample) { // the README's main job: the bundled suite, each task verified, two trials
+                    plan.suite(SampleSuite.extract(state)).trials(a.trials() > 0 ? a.trials() : DEFAULT_TRIALS);
+                } else {
+                    plan.baseline(repo).trials(a.trials() > 0 ? a.trials() : 1);
+                    suiteOrTask(plan, a, DEFAULT_PROMPT);
+                }
                 return finish(bench.run(plan.build()));
             }
         }
@@ -114,12 +126,17 @@ public final class BenchMain {
             if (a.repo() != null) {
                 plan.baseline(a.repo());
             }
-            task(plan, a, null);
+            plan.trials(a.trials() > 0 ? a.trials() : 1);
+            suiteOrTask(plan, a, null);
             return finish(bench.run(plan.build()));
         }
     }
 
-    private static void task(BenchPlan.Builder plan, BenchArgs a, String fallback) throws IOException {
+    private static void suiteOrTask(BenchPlan.Builder plan, BenchArgs a, String fallback) throws IOException {
+        if (a.suite() != null) {
+            plan.suite(TaskSuite.load(a.suite()));
+            return;
+        }
         String prompt = a.promptFile() != null ? Files.readString(a.promptFile(), StandardCharsets.UTF_8) : a.prompt();
         if (prompt == null) {
             prompt = fallback;
@@ -129,6 +146,10 @@ public final class BenchMain {
         }
     }
 
+    /**
+     * 0 when every run ended {@code completed} or {@code no-op} (a verifier's verdict is a result
+     * of the bench, not a failure of it), 1 otherwise.
+     */
     private static int finish(BenchRun outcome) {
         List<String> dirs = outcome.summary().rows().stream().filter(r -> !isSuccess(r.outcome())).map(r -> r.dir()).toList();
         return outcome.processed().failed() == 0 && outcome.processed().interrupted() == 0 && dirs.isEmpty() ? 0 : 1;
@@ -158,7 +179,9 @@ public final class BenchMain {
                 ReentrantLock lock = locks.computeIfAbsent(spec.model(), m -> new ReentrantLock());
                 lock.lockInterruptibly();
                 try {
-                    server.script(spec.model(), scenario(spec.model()));
+                    String task = spec.task() == null ? "" : spec.task().substring(spec.task().lastIndexOf('/') + 1);
+                    server.script(spec.model(), SampleSuite.TASKS.contains(task) ? SampleSuite.scenario(spec.model(), task, spec.harness())
+                            : scenario(spec.model()));
                     return inner.run(runId, spec);
                 } finally {
                     lock.unlock();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.harness4j.aider.AiderHarness;
 import dev.harness4j.claude.ClaudeCodeHarness;
+import dev.harness4j.bench.BenchMetrics;
 import dev.harness4j.bench.BenchSummary;
 import dev.harness4j.bench.ResultRow;
 import dev.harness4j.opencode.OpencodeHarness;
@@ -22,25 +23,45 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchMainTest {
     @TempDir Path state;
 
+    /**
+     * The main job's sample suite with one trial (the default's two trials are what {@code
+     * scripts/bench.sh} runs): every run completes, each verifier really runs and gives each
+     * scripted model's known verdicts, and the leaderboard and report come out.
+     */
     @Test
-    void theDefaultMatrixEndsWithSixCompletedResultsEachHoldingTheScriptedChangeAndAReport() throws Exception {
+    void theSampleSuiteIsVerifiedPerTaskAndRankedOnTheLeaderboard() throws Exception {
         Clis.require(new ClaudeCodeHarness());
         Clis.require(new OpencodeHarness());
         Clis.require(new AiderHarness());
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
 
-        int status = BenchMain.run(new String[] {"--state-dir", state.toString()},
+        int status = BenchMain.run(new String[] {"--state-dir", state.toString(), "--trials", "1"},
                 new PrintStream(buf, true, StandardCharsets.UTF_8), false);
 
         String out = buf.toString(StandardCharsets.UTF_8);
         assertThat(status).as(out).isZero();
         BenchSummary summary = BenchSummary.read(state);
-        assertThat(summary.rows()).as(out).hasSize(6).allSatisfy(r -> assertThat(r.outcome()).as(r.dir()).isEqualTo("completed"));
+        assertThat(summary.rows()).as(out).hasSize(4 * 3 * 2)
+                .allSatisfy(r -> assertThat(r.outcome()).as(r.dir()).isEqualTo("completed"));
         for (ResultRow r : summary.rows()) {
-            assertThat(state.resolve("results").resolve(r.dir()).resolve("diff.patch")).as(r.dir())
-                    .content().contains("+Hello from " + r.model() + "!");
+            String task = r.task().substring(r.task().indexOf('/') + 1);
+            boolean a = r.model().equals("scripted-a");
+            boolean expected = switch (task) {
+                case "greeting", "multiply" -> a;
+                case "config" -> !a;
+                default -> true; // mean: both solve it
+            };
+            assertThat(r.verifyStatus()).as(r.dir() + "\n" + out).isEqualTo(expected ? "passed" : "failed");
+            assertThat(state.resolve("results").resolve(r.dir()).resolve("verify.log")).as(r.dir())
+                    .content().contains(expected ? "PASS" : "FAIL");
         }
-        assertThat(out).contains("bench plan: 6 combos, 6 to run", "6 results (completed 6)", "report: " + state.resolve("report.html"));
+        BenchMetrics metrics = BenchMetrics.of(summary);
+        for (String h : BenchMain.DEFAULT_HARNESSES) {
+            assertThat(metrics.passRate(h, "scripted-a")).as(h).isEqualTo(0.75);
+            assertThat(metrics.passRate(h, "scripted-b")).as(h).isEqualTo(0.5);
+        }
+        assertThat(out).contains("bench plan sample-suite: 24 runs, 24 to run", "leaderboard of bench sample-suite",
+                "95% CI", "report: " + state.resolve("report.html"));
         assertThat(state.resolve("report.html")).exists();
     }
 

@@ -2,7 +2,18 @@ package dev.harness4j.testkit.bench;
 
 import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.RunSpec;
 import dev.harness4j.bench.Bench;
+import dev.harness4j.bench.BenchMetrics;
+import dev.harness4j.bench.BenchPlan;
+import dev.harness4j.bench.BenchRun;
+import dev.harness4j.bench.TaskSuite;
+import dev.harness4j.core.queue.QueueProcessor;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 import dev.harness4j.bench.BenchSummary;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
@@ -26,6 +37,21 @@ public final class BenchContext implements AutoCloseable {
     private final ScriptedProvider provider;
     private HarnessRunner runner;
     private boolean closed;
+    private volatile BenchRun lastSuite;
+
+    /** What a scripted model answers to one task of a suite in one harness. */
+    @FunctionalInterface
+    public interface SuiteScripts {
+        /**
+         * The scenario played for one run.
+         *
+         * @param model the requested model
+         * @param taskId the task's id in its suite
+         * @param harness the harness id (tool names differ between harnesses)
+         * @return the model's answer
+         */
+        Scenario scenario(String model, String taskId, String harness);
+    }
 
     BenchContext() {
         try {
@@ -74,6 +100,69 @@ public final class BenchContext implements AutoCloseable {
     /** A bench builder on this context's {@link #runner()}, printing plain lines. */
     public Bench.Builder bench() {
         return Bench.builder(runner()).out(System.out, false);
+    }
+
+    /**
+     * Runs a task suite on the scripted provider, each task verified, and keeps its metrics for
+     * {@link #passRate}: before each run the run's model is scripted with {@code scripts}' answer
+     * to its task (runs of one model never overlap, two models run at once).
+     *
+     * <pre>{@code
+     * bench.runSuite(suite, List.of("scripted-a", "scripted-b"), (model, task, harness) -> answers(model, task),
+     *         plan -> plan.harnesses("claude-code").trials(2));
+     * assertThat(bench.passRate("claude-code", "scripted-a")).isGreaterThanOrEqualTo(0.75);
+     * }</pre>
+     *
+     * @param models the scripted models to run
+     * @param plan completes the plan (harnesses, trials, ...); the suite, the models and the
+     *     provider {@value ScriptedProvider#NAME} are set
+     * @throws dev.harness4j.bench.BenchPlanException when the plan is invalid; nothing is queued
+     */
+    public BenchRun runSuite(TaskSuite suite, java.util.List<String> models, SuiteScripts scripts,
+            UnaryOperator<BenchPlan.Builder> plan) throws InterruptedException {
+        for (String m : models) { // scripted before the plan is validated; each run scripts its own task
+            server.script(m, Scenario.empty());
+        }
+        Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+        Bench b = bench().concurrency(2).decorate(inner -> new QueueProcessor.Executor() {
+            @Override
+            public HarnessResult run(String runId, RunSpec spec) throws Exception {
+                ReentrantLock lock = locks.computeIfAbsent(spec.model(), m -> new ReentrantLock());
+                lock.lockInterruptibly();
+                try {
+                    String label = spec.task() == null ? "" : spec.task();
+                    server.script(spec.model(), scripts.scenario(spec.model(), label.substring(label.lastIndexOf('/') + 1),
+                            spec.harness()));
+                    return inner.run(runId, spec);
+                } finally {
+                    lock.unlock();
+                }
+            }
+
+            @Override
+            public boolean bail(String runId) {
+                return inner.bail(runId);
+            }
+        }).build();
+        BenchRun run = b.run(plan.apply(b.plan().suite(suite).provider(ScriptedProvider.NAME)
+                .models(models.toArray(String[]::new))).build());
+        lastSuite = run;
+        return run;
+    }
+
+    /** The metrics of the last {@link #runSuite}, else of every result in the state dir. */
+    public BenchMetrics metrics() {
+        BenchRun last = lastSuite;
+        return last != null ? last.metrics() : BenchMetrics.of(summary());
+    }
+
+    /**
+     * The pass rate of a harness and model in {@link #metrics()}: verified passes over runs.
+     *
+     * @throws IllegalArgumentException when no run of them is in the metrics
+     */
+    public double passRate(String harness, String model) {
+        return metrics().passRate(harness, model);
     }
 
     /** The summary of every result in the state dir. */

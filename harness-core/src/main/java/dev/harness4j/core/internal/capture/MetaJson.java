@@ -84,6 +84,11 @@ final class MetaJson {
         }
         ArrayNode notes = m.putArray("notes");
         r.notes().forEach(notes::add);
+        r.sections().forEach((key, value) -> {
+            if (!m.has(key)) { // a section never hides the runner's own fields
+                m.set(key, mapper.valueToTree(value));
+            }
+        });
         redactTexts(m, redactor);
         return m;
     }

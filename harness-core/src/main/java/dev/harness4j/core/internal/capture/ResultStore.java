@@ -15,6 +15,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,14 +104,29 @@ public final class ResultStore {
         return out.isEmpty() ? "default" : out;
     }
 
-    /** The files a run produced, any of which may be {@code null} or missing (an empty file is written). */
-    public record RunFiles(Path patch, Path diffstat, Path transcript, Path events, Path requests) {
-        public static final RunFiles NONE = new RunFiles(null, null, null, null, null);
+    /**
+     * The files a run produced, any of which may be {@code null} or missing (an empty file is
+     * written): the meter's {@code requests.jsonl} when the run was metered, and further files by
+     * name (an {@code AfterHarness} step's; a missing one is skipped).
+     */
+    public record RunFiles(Path patch, Path diffstat, Path transcript, Path events, Path requests,
+            Map<String, Path> extra) {
+        public static final RunFiles NONE = new RunFiles(null, null, null, null);
 
-        /** The files of a run without metering. */
-        public RunFiles(Path patch, Path diffstat, Path transcript, Path events) {
-            this(patch, diffstat, transcript, events, null);
+        public RunFiles {
+            extra = Map.copyOf(Objects.requireNonNull(extra, "extra"));
         }
+
+        /** The files of a run without metering and without further files. */
+        public RunFiles(Path patch, Path diffstat, Path transcript, Path events) {
+            this(patch, diffstat, transcript, events, null, Map.of());
+        }
+    }
+
+    /** Whether {@code name} is one of the files this store writes itself. */
+    public static boolean isOwnFile(String name) {
+        return name.equals(META) || name.equals(PATCH) || name.equals(DIFFSTAT) || name.equals(TRANSCRIPT)
+                || name.equals(EVENTS) || name.equals(REQUESTS);
     }
 
     /**
@@ -146,6 +162,11 @@ public final class ResultStore {
             copyRedacted(files.events(), tmp.resolve(EVENTS), redactor);
             if (files.requests() != null) {
                 copyRedacted(files.requests(), tmp.resolve(REQUESTS), redactor);
+            }
+            for (Map.Entry<String, Path> e : files.extra().entrySet()) {
+                if (Files.exists(e.getValue()) && !isOwnFile(e.getKey())) {
+                    copyRedacted(e.getValue(), tmp.resolve(sanitise(e.getKey())), redactor);
+                }
             }
             String meta = mapper.writerWithDefaultPrettyPrinter()
                     .writeValueAsString(MetaJson.of(mapper, record, redactor));

@@ -1,0 +1,166 @@
+package dev.harness4j.bench;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The figures of a group of runs (one combo, one task, or one task × combo cell). A figure no run
+ * measured is {@code null}; each measured figure comes with how many runs measured it, never a 0
+ * standing for "unknown".
+ *
+ * @param runs how many runs
+ * @param passed how many passed ({@link ResultRow#passed()})
+ * @param passRate {@code passed / runs}
+ * @param passRateLow the 95% Wilson interval's lower bound
+ * @param passRateHigh the 95% Wilson interval's upper bound
+ * @param passAtK pass@k by k, the unbiased estimator {@code 1 - C(n-c, k) / C(n, k)} per task,
+ *     averaged over the tasks; for k from 1 to the smallest number of trials of a task
+ * @param meanReward the mean of the rewards verifiers wrote, or {@code null} when none did
+ * @param rewardMeasured how many runs have a reward
+ * @param medianDurationMs the median wall time, or {@code null} when no run measured it
+ * @param tokensIn the sum of measured input tokens, or {@code null} when no run measured them
+ * @param tokensOut the sum of measured output tokens, or {@code null}
+ * @param tokensMeasured how many runs measured their tokens (input and output)
+ * @param costUsd the sum of measured costs, or {@code null} when no run measured its cost
+ * @param costMeasured how many runs measured their cost
+ * @param costSources where the measured costs came from ({@code meter}, {@code adapter}, ...)
+ * @param costPerPass {@code costUsd / passed} when every run measured its cost and one passed, else {@code null}
+ * @param errorClasses why runs did not pass: the verification's status ({@code failed}, {@code
+ *     verifier-timeout}, ...) or, for a run not verified, its outcome ({@code error}, ...), with counts
+ */
+public record Metrics(
+        int runs,
+        int passed,
+        double passRate,
+        double passRateLow,
+        double passRateHigh,
+        Map<Integer, Double> passAtK,
+        Double meanReward,
+        int rewardMeasured,
+        Long medianDurationMs,
+        Long tokensIn,
+        Long tokensOut,
+        int tokensMeasured,
+        BigDecimal costUsd,
+        int costMeasured,
+        Set<String> costSources,
+        BigDecimal costPerPass,
+        Map<String, Integer> errorClasses) {
+    /** The z of a two-sided 95% interval. */
+    static final double Z95 = 1.959963984540054;
+
+    public Metrics {
+        passAtK = Collections.unmodifiableMap(new TreeMap<>(passAtK));
+        costSources = Collections.unmodifiableSet(new TreeSet<>(costSources));
+        errorClasses = Collections.unmodifiableMap(new TreeMap<>(errorClasses));
+    }
+
+    /** The figures of these runs. */
+    public static Metrics of(List<ResultRow> rows) {
+        Objects.requireNonNull(rows, "rows");
+        int n = rows.size();
+        int passed = 0;
+        double rewardSum = 0;
+        int rewards = 0;
+        List<Long> durations = new ArrayList<>();
+        long in = 0;
+        long out = 0;
+        int tokens = 0;
+        BigDecimal cost = BigDecimal.ZERO;
+        int costs = 0;
+        Set<String> sources = new TreeSet<>();
+        Map<String, Integer> errors = new TreeMap<>();
+        Map<String, int[]> byTask = new LinkedHashMap<>();
+        for (ResultRow r : rows) {
+            boolean pass = r.passed();
+            int[] tc = byTask.computeIfAbsent(String.valueOf(r.task()), k -> new int[2]);
+            tc[0]++;
+            if (pass) {
+                passed++;
+                tc[1]++;
+            } else {
+                String why = r.verifyStatus() != null && !r.verifyStatus().equals(VerifyStatus.NOT_VERIFIED.wireName())
+                        ? r.verifyStatus() : r.outcome();
+                errors.merge(why, 1, Integer::sum);
+            }
+            if (r.reward() != null) {
+                rewardSum += r.reward();
+                rewards++;
+            }
+            if (r.durationMs() != null) {
+                durations.add(r.durationMs());
+            }
+            if (r.tokensIn() != null && r.tokensOut() != null) {
+                in += r.tokensIn();
+                out += r.tokensOut();
+                tokens++;
+            }
+            if (r.costUsd() != null) {
+                cost = cost.add(r.costUsd());
+                costs++;
+                if (r.costSource() != null) {
+                    sources.add(r.costSource());
+                }
+            }
+        }
+        double[] wilson = wilson(passed, n);
+        Collections.sort(durations);
+        Long median = durations.isEmpty() ? null : durations.size() % 2 == 1 ? durations.get(durations.size() / 2)
+                : (durations.get(durations.size() / 2 - 1) + durations.get(durations.size() / 2)) / 2;
+        BigDecimal costPerPass = costs == n && passed > 0 ? cost.divide(BigDecimal.valueOf(passed), 6, RoundingMode.HALF_UP)
+                : null;
+        return new Metrics(n, passed, n == 0 ? 0 : (double) passed / n, wilson[0], wilson[1], passAtK(byTask.values()),
+                rewards == 0 ? null : rewardSum / rewards, rewards, median, tokens == 0 ? null : in,
+                tokens == 0 ? null : out, tokens, costs == 0 ? null : cost, costs, sources, costPerPass, errors);
+    }
+
+    /** The 95% Wilson score interval of {@code passed} successes in {@code n} trials; [0, 1] for none. */
+    public static double[] wilson(int passed, int n) {
+        if (n == 0) {
+            return new double[] {0, 1};
+        }
+        double p = (double) passed / n;
+        double z2 = Z95 * Z95;
+        double denom = 1 + z2 / n;
+        double center = (p + z2 / (2.0 * n)) / denom;
+        double half = Z95 * Math.sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / denom;
+        return new double[] {Math.max(0, center - half), Math.min(1, center + half)};
+    }
+
+    /** The unbiased pass@k of one task with {@code n} trials of which {@code c} passed: {@code 1 - C(n-c, k) / C(n, k)}. */
+    public static double passAtK(int n, int c, int k) {
+        if (k < 1 || k > n) {
+            throw new IllegalArgumentException("k must be in 1.." + n + ", was " + k);
+        }
+        if (n - c < k) {
+            return 1.0;
+        }
+        double ratio = 1.0; // C(n-c, k) / C(n, k) = prod_{i=n-c+1..n} (1 - k / i)
+        for (int i = n - c + 1; i <= n; i++) {
+            ratio *= 1.0 - (double) k / i;
+        }
+        return 1.0 - ratio;
+    }
+
+    private static Map<Integer, Double> passAtK(java.util.Collection<int[]> tasks) {
+        Map<Integer, Double> out = new TreeMap<>();
+        int minTrials = tasks.stream().mapToInt(t -> t[0]).min().orElse(0);
+        for (int k = 1; k <= minTrials; k++) {
+            double sum = 0;
+            for (int[] t : tasks) {
+                sum += passAtK(t[0], t[1], k);
+            }
+            out.put(k, sum / tasks.size());
+        }
+        return out;
+    }
+}

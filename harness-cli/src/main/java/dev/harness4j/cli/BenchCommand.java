@@ -1,0 +1,247 @@
+package dev.harness4j.cli;
+
+import dev.harness4j.bench.Bench;
+import dev.harness4j.bench.BenchComparison;
+import dev.harness4j.bench.BenchMetrics;
+import dev.harness4j.bench.BenchPlan;
+import dev.harness4j.bench.BenchPlanException;
+import dev.harness4j.bench.BenchReport;
+import dev.harness4j.bench.BenchRun;
+import dev.harness4j.bench.BenchSummary;
+import dev.harness4j.bench.SummaryFormat;
+import dev.harness4j.bench.TaskSuite;
+import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.ResultIndex;
+import dev.harness4j.core.provider.Providers;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code bench run | resume | summary | compare | report}. */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Runs and reads benches.",
+        subcommands = {BenchCommand.Run.class, BenchCommand.Resume.class, BenchCommand.Summary.class,
+            BenchCommand.Compare.class, BenchCommand.Report.class})
+final class BenchCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The options of a bench to run. */
+    static class PlanOptions {
+        @Mixin
+        Harness4j.StateDirOption state = new Harness4j.StateDirOption();
+        @Option(names = "--suite", required = true, description = "a directory of tasks (task.json each)")
+        Path suite;
+        @Option(names = "--id", description = "the bench's id (default: the suite directory's name)")
+        String id;
+        @Option(names = "--harness", split = ",", required = true, description = "harness ids")
+        List<String> harnesses = new ArrayList<>();
+        @Option(names = "--provider", split = ",", required = true, description = "providers from providers.json")
+        List<String> providers = new ArrayList<>();
+        @Option(names = "--model", split = ",", description = "models (default: each provider's default)")
+        List<String> models = new ArrayList<>();
+        @Option(names = "--trials", defaultValue = "1", description = "runs per task, harness and model (default 1)")
+        int trials;
+        @Option(names = "--concurrency", defaultValue = "2", description = "runs at once (default 2)")
+        int concurrency;
+        @Option(names = "--repo", description = "the baseline of tasks that name none")
+        Path repo;
+
+        int run(PrintWriter out, boolean force) throws InterruptedException {
+            Path stateDir = state.resolve();
+            TaskSuite suite = TaskSuite.load(suite());
+            try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir)
+                    .providers(Providers.fromStateDir(stateDir)).build()) {
+                PrintStream ps = new PrintStream(new WriterStream(out), true, StandardCharsets.UTF_8);
+                Bench bench = Bench.builder(runner).concurrency(concurrency).out(ps, System.console() != null).build();
+                BenchPlan.Builder plan = bench.plan().suite(suite).harnesses(harnesses.toArray(String[]::new))
+                        .models(models.toArray(String[]::new)).trials(trials).force(force);
+                providers.forEach(plan::provider);
+                if (id != null) {
+                    plan.id(id);
+                }
+                if (repo != null) {
+                    plan.baseline(repo);
+                }
+                BenchRun r = bench.run(plan.build());
+                ps.flush();
+                boolean ok = r.processed().failed() == 0 && r.processed().interrupted() == 0;
+                return ok ? Harness4j.OK : Harness4j.FAILED;
+            }
+        }
+
+        Path suite() {
+            return suite;
+        }
+    }
+
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = "Runs a suite × harnesses × models × trials; what has a result is skipped unless --force.")
+    static final class Run extends PlanOptions implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Option(names = "--force", description = "run again what already has a result")
+        boolean force;
+
+        @Override
+        public Integer call() throws Exception {
+            return plan(spec, () -> run(spec.commandLine().getOut(), force));
+        }
+    }
+
+    @Command(name = "resume", mixinStandardHelpOptions = true,
+            description = "Runs what a bench has not finished: finished trials are skipped, interrupted ones run once.")
+    static final class Resume extends PlanOptions implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            return plan(spec, () -> run(spec.commandLine().getOut(), false));
+        }
+    }
+
+    interface Body {
+        int call() throws Exception;
+    }
+
+    /** Runs a plan's body; an invalid plan prints every problem and exits 2. */
+    static int plan(CommandLine.Model.CommandSpec spec, Body body) throws Exception {
+        try {
+            return body.call();
+        } catch (BenchPlanException e) {
+            spec.commandLine().getErr().println(e.getMessage());
+            return Harness4j.BAD_INPUT;
+        }
+    }
+
+    @Command(name = "summary", mixinStandardHelpOptions = true, description = "Prints the leaderboard and the task grid.")
+    static final class Summary implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        Harness4j.StateDirOption state = new Harness4j.StateDirOption();
+        @Option(names = "--bench", description = "only this bench's results (default: every result)")
+        String bench;
+        @Option(names = "--format", defaultValue = "leaderboard",
+                description = "leaderboard (default), table, csv or json")
+        String format;
+
+        @Override
+        public Integer call() {
+            BenchSummary s = BenchSummary.read(ResultIndex.of(state.resolve()));
+            if (bench != null) {
+                s = s.forBench(bench);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            switch (format) {
+                case "table" -> out.print(SummaryFormat.table(s));
+                case "csv" -> out.print(SummaryFormat.csv(s));
+                case "json" -> out.println(SummaryFormat.json(s));
+                case "leaderboard" -> {
+                    BenchMetrics m = BenchMetrics.of(s);
+                    out.print(SummaryFormat.leaderboard(m));
+                    out.println();
+                    out.print(SummaryFormat.taskGrid(m));
+                }
+                default -> throw new IllegalArgumentException("--format must be leaderboard, table, csv or json, was " + format);
+            }
+            return Harness4j.OK;
+        }
+    }
+
+    @Command(name = "compare", mixinStandardHelpOptions = true,
+            description = "Compares a bench with a baseline bench (same or another state dir).")
+    static final class Compare implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        Harness4j.StateDirOption state = new Harness4j.StateDirOption();
+        @Option(names = "--bench", required = true, description = "the bench to compare")
+        String bench;
+        @Option(names = "--baseline", required = true, description = "the baseline bench's id")
+        String baseline;
+        @Option(names = "--baseline-state-dir", description = "where the baseline's results are (default: --state-dir)")
+        Path baselineState;
+
+        @Override
+        public Integer call() {
+            BenchSummary now = BenchSummary.read(ResultIndex.of(state.resolve())).forBench(bench);
+            BenchSummary before = BenchSummary.read(ResultIndex.of(baselineState != null ? baselineState : state.resolve()))
+                    .forBench(baseline);
+            if (now.rows().isEmpty() || before.rows().isEmpty()) {
+                throw new IllegalArgumentException("no results for bench '" + (now.rows().isEmpty() ? bench : baseline)
+                        + "': give a bench id that has results (harness4j bench summary lists them)");
+            }
+            spec.commandLine().getOut().print(SummaryFormat.compare(BenchComparison.of(before.rows(), now.rows())));
+            return Harness4j.OK;
+        }
+    }
+
+    @Command(name = "report", mixinStandardHelpOptions = true,
+            description = "Writes a bench's report directory (index.html and one page per run).")
+    static final class Report implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        Harness4j.StateDirOption state = new Harness4j.StateDirOption();
+        @Option(names = "--bench", description = "only this bench's results (default: every result)")
+        String bench;
+        @Option(names = "--baseline", description = "a baseline bench to compare with, in the report")
+        String baseline;
+        @Option(names = "--out", description = "the report directory (default: <state-dir>/reports/<bench>)")
+        Path out;
+
+        @Override
+        public Integer call() throws Exception {
+            Path stateDir = state.resolve();
+            ResultIndex index = ResultIndex.of(stateDir);
+            BenchSummary all = BenchSummary.read(index);
+            BenchSummary s = bench != null ? all.forBench(bench) : all;
+            BenchComparison c = baseline == null ? null : BenchComparison.of(all.forBench(baseline).rows(), s.rows());
+            Path dir = out != null ? out : stateDir.resolve(Bench.REPORT_DIR).resolve(bench != null ? bench : "all");
+            Files.createDirectories(dir);
+            Path written = BenchReport.write(index.resultsDir(), s.rows(), BenchMetrics.of(s), c, dir);
+            spec.commandLine().getOut().println("report: " + written);
+            return Harness4j.OK;
+        }
+    }
+
+    /** A PrintWriter as an OutputStream, for the bench's PrintStream. */
+    private static final class WriterStream extends java.io.OutputStream {
+        private final PrintWriter out;
+        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+
+        WriterStream(PrintWriter out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(int b) {
+            line.write(b);
+            if (b == '\n') {
+                flush();
+            }
+        }
+
+        @Override
+        public void flush() {
+            out.print(line.toString(StandardCharsets.UTF_8));
+            out.flush();
+            line.reset();
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.harness4j.core;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.Invocation;
+import dev.harness4j.api.Limits;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.capture.ResultStore;
+import dev.harness4j.core.process.ProcessOutcome;
+import dev.harness4j.core.process.ProcessRequest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/** The {@link AfterHarness.Context} of one run: what the step may do, and what it added. Used by one thread. */
+final class AfterHarnessStep implements AfterHarness.Context {
+    /** The top-level keys of {@code meta.json} a section may not take. */
+    private static final Set<String> RESERVED = Set.of("schema_version", "run_id", "harness", "provider", "model",
+            "resolved_model", "task", "trial", "baseline", "head_after", "outcome", "reason", "stage", "exit_code",
+            "termination", "started_at", "finished_at", "duration_ms", "changes", "tokens", "cost", "served_model",
+            "login", "branch", "summary", "phase_report", "retry_at", "notes");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HarnessRunner runner;
+    private final String runId;
+    private final RunSpec spec;
+    private final HarnessResult result;
+    private final Path workspace;
+    private final Path scratch;
+    private final Set<String> secrets;
+    final Map<String, Path> files = new LinkedHashMap<>();
+    final Map<String, Object> sections = new LinkedHashMap<>();
+    private int commands;
+
+    AfterHarnessStep(HarnessRunner runner, String runId, RunSpec spec, HarnessResult result, Path workspace,
+            Path scratch, Set<String> secrets) {
+        this.runner = runner;
+        this.runId = runId;
+        this.spec = spec;
+        this.result = result;
+        this.workspace = workspace;
+        this.scratch = scratch;
+        this.secrets = secrets;
+        try {
+            Files.createDirectories(scratch);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not create " + scratch, e);
+        }
+    }
+
+    @Override
+    public String runId() {
+        return runId;
+    }
+
+    @Override
+    public RunSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public HarnessResult result() {
+        return result;
+    }
+
+    @Override
+    public Path workspace() {
+        return workspace;
+    }
+
+    @Override
+    public Path scratchDir() {
+        return scratch;
+    }
+
+    @Override
+    public ProcessOutcome run(List<String> command, Map<String, String> environment, Duration timeout, Path output)
+            throws InterruptedException {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(environment, "environment");
+        Checks.positive(timeout, "timeout");
+        Objects.requireNonNull(output, "output");
+        if (command.isEmpty()) {
+            throw new IllegalArgumentException("command is empty");
+        }
+        Invocation.Builder inv = Invocation.builder(command.get(0), command.subList(1, command.size()).toArray(String[]::new))
+                .workingDir(workspace);
+        environment.forEach(inv::env);
+        Path io = scratch.resolve("io-" + (++commands));
+        // its own process id: a bail of the run no longer applies once its harness process has ended
+        return runner.supervisor.run(ProcessRequest.builder(runId + "-after" + commands, inv.build(), io)
+                .baseEnvironment(runner.environment)
+                .stdoutFile(io.resolve("stdout.log"))
+                .stderrFile(io.resolve("stderr.log"))
+                .transcriptFile(output)
+                .limits(new Limits(null, timeout, null))
+                .secrets(secrets)
+                .build());
+    }
+
+    @Override
+    public void addResultFile(String name, Path source) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(source, "source");
+        if (name.isBlank() || name.contains("/") || name.contains("\\") || name.startsWith(".")
+                || !name.equals(ResultStore.sanitise(name)) || ResultStore.isOwnFile(name)) {
+            throw new IllegalArgumentException("'" + name + "' cannot be a result file's name: give a plain file name"
+                    + " (letters, digits, . _ -) other than the runner's own files");
+        }
+        files.put(name, source);
+    }
+
+    @Override
+    public void putMeta(String key, Object value) {
+        Objects.requireNonNull(key, "key");
+        if (key.isBlank() || RESERVED.contains(key)) {
+            throw new IllegalArgumentException("'" + key + "' cannot be a meta.json section: the runner uses it");
+        }
+        try {
+            JSON.valueToTree(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the meta.json section '" + key + "' is not JSON-able: " + e.getMessage(), e);
+        }
+        sections.put(key, value);
+    }
+}
