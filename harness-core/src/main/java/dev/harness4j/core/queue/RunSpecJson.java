@@ -33,6 +33,9 @@ final class RunSpecJson {
         limits.put("inactivity_timeout", l.inactivityTimeout() == null ? null : l.inactivityTimeout().toString());
         limits.put("max_runtime", l.maxRuntime() == null ? null : l.maxRuntime().toString());
         limits.put("max_turns", l.maxTurns());
+        limits.put("max_tokens", l.maxTokens());
+        limits.put("max_cost_usd", l.maxCostUsd());
+        limits.put("max_model_requests", l.maxModelRequests());
         n.put("system_prompt", spec.systemPrompt());
         n.put("task", spec.task());
         n.put("trial", spec.trial());
@@ -59,7 +62,10 @@ final class RunSpecJson {
                 .trial(n.hasNonNull("trial") ? n.get("trial").asInt() : 1);
         JsonNode l = n.path("limits");
         b.limits(new Limits(duration(l, "inactivity_timeout"), duration(l, "max_runtime"),
-                l.hasNonNull("max_turns") ? l.get("max_turns").asInt() : null));
+                l.hasNonNull("max_turns") ? l.get("max_turns").asInt() : null)
+                .withMaxTokens(l.hasNonNull("max_tokens") ? l.get("max_tokens").asLong() : null)
+                .withMaxCostUsd(l.hasNonNull("max_cost_usd") ? l.get("max_cost_usd").decimalValue() : null)
+                .withMaxModelRequests(l.hasNonNull("max_model_requests") ? l.get("max_model_requests").asInt() : null));
         JsonNode options = n.path("options");
         for (Iterator<Map.Entry<String, JsonNode>> it = options.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();

@@ -20,8 +20,9 @@ final class QueueTesting {
     static RunSpec fullSpec() {
         return RunSpec.builder("aider", "scripted").model("scripted-a").prompt("line 1\n\"quoted\" ünïcode")
                 .baseline(Path.of("/tmp/some repo")).ref("main").isolation(dev.harness4j.api.Isolation.WORKTREE)
-                .limits(new Limits(Duration.ofSeconds(30), Duration.ofMinutes(20), 7))
-                .systemPrompt("be brief").task("hello").option("edit-format", "whole").option("a", "b").build();
+                .limits(new Limits(Duration.ofSeconds(30), Duration.ofMinutes(20), 7).withMaxTokens(50_000L)
+                        .withMaxCostUsd(new java.math.BigDecimal("0.25")).withMaxModelRequests(40))
+                .systemPrompt("be brief").task("hello").trial(3).option("edit-format", "whole").option("a", "b").build();
     }
 
     static HarnessResult result(Outcome outcome) {
