@@ -73,7 +73,7 @@ class BenchCrashReplanTest {
         assertThat(second.waitFor(300, TimeUnit.SECONDS)).isTrue();
         String out = Files.readString(tmp.resolve("second.log"), StandardCharsets.UTF_8);
         assertThat(second.exitValue()).as(out).isZero();
-        assertThat(out).as(out).contains("6 combos, 0 to run").contains("queued 0");
+        assertThat(out).as(out).contains("6 runs, 0 to run").contains("queued 0");
 
         List<QueueEntry> entries = RunQueue.builder().stateDir(state).build().entries();
         assertThat(entries).as("one queue entry per combo").hasSize(MODELS.size())
