@@ -61,7 +61,12 @@ public final class HarnessChecks {
         require(id != null && !id.isBlank(), "id() is blank");
         require(id.equals(id.strip()) && id.chars().noneMatch(Character::isWhitespace),
                 "id() '" + id + "' contains whitespace");
-        HarnessRegistry registry = HarnessRegistry.builder().loadServices().build();
+        HarnessRegistry registry;
+        try {
+            registry = HarnessRegistry.builder().loadServices().build();
+        } catch (IllegalStateException e) { // two adapters share an id, or one has a blank id
+            throw new AssertionError("the adapters on the class path do not load: " + e.getMessage(), e);
+        }
         List<Harness> same = registry.harnesses().stream().filter(h -> id.equals(h.id())).toList();
         require(!same.isEmpty(), harness.getClass().getName() + " (id '" + id + "') is not registered: add its class name"
                 + " to META-INF/services/dev.harness4j.api.Harness; loaded: " + registry.ids()
