@@ -208,6 +208,9 @@ public abstract class HarnessContract {
         }
         HarnessChecks.noZeroForUnmeasured(r.result().tokens(), "the run's");
         HarnessChecks.noZeroForUnmeasured(r.adapterResult().tokens(), "the adapter's");
+        assertThat(r.sections().get("cli")).as("meta.json's cli section: which binary ran").asInstanceOf(
+                org.assertj.core.api.InstanceOfAssertFactories.MAP).containsKey("version")
+                .extractingByKey("sha256").asString().hasSize(64);
     }
 
     /** An endpoint that answers 401 gives an error class, never success. */
