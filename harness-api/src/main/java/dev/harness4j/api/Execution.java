@@ -16,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -149,6 +150,63 @@ public record Execution(
      */
     public String stdoutTailText(int maxBytes) {
         return tailText(stdout, maxBytes);
+    }
+
+    /**
+     * The end of stderr as text, at most {@code maxBytes} bytes, {@code \r} removed.
+     *
+     * @param maxBytes how many bytes from the end to read
+     * @return the tail, possibly starting mid-line; empty when there is no stderr
+     */
+    public String stderrTailText(int maxBytes) {
+        return tailText(stderr, maxBytes);
+    }
+
+    /**
+     * When the process started, computed from {@link #finishedAt()} and {@link #duration()}.
+     *
+     * @return the start instant, or empty when {@code finishedAt} is not known
+     */
+    public Optional<Instant> startedAt() {
+        return Optional.ofNullable(finishedAt).map(end -> end.minus(duration));
+    }
+
+    /**
+     * An execution for tests of {@link Harness#interpret}: the process exited with {@code exitCode}
+     * after one second, ending now, and changed nothing.
+     *
+     * @param context the context
+     * @param invocation what was started
+     * @param exitCode the exit code
+     * @param stdout the stdout file (it need not exist)
+     * @param stderr the stderr file (it need not exist)
+     * @return the execution
+     */
+    public static Execution exited(HarnessContext context, Invocation invocation, int exitCode, Path stdout,
+            Path stderr) {
+        return new Execution(context, invocation, exitCode, Termination.exited(), stdout, stderr,
+                GitChanges.none(GitChanges.NO_COMMIT), Duration.ofSeconds(1), Instant.now());
+    }
+
+    /**
+     * A copy with other changes.
+     *
+     * @param value the changes
+     * @return the copy
+     */
+    public Execution withChanges(GitChanges value) {
+        return new Execution(context, invocation, exitCode, termination, stdout, stderr, value, duration, finishedAt);
+    }
+
+    /**
+     * A copy with another termination (and no exit code unless it is {@code EXITED}).
+     *
+     * @param value the termination
+     * @return the copy
+     */
+    public Execution withTermination(Termination value) {
+        return new Execution(context, invocation, value.kind() == Termination.Kind.EXITED ? exitCode : null, value,
+                stdout, stderr, changes, duration, finishedAt);
     }
 
     private static void forEachLine(Path file, Consumer<String> action) {

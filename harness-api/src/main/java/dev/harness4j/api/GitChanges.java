@@ -36,6 +36,22 @@ public record GitChanges(
         files = List.copyOf(Objects.requireNonNull(files, "files"));
     }
 
+    /** A placeholder commit id (40 zeros) for tests that need no real repository. */
+    public static final String NO_COMMIT = "0000000000000000000000000000000000000000";
+
+    /**
+     * Uncommitted changes to the given files on top of {@code commit}, for tests.
+     *
+     * @param commit the base commit, which is also the head
+     * @param insertions lines added
+     * @param deletions lines removed
+     * @param files the changed files, relative to the workspace
+     * @return changes that leave the working tree dirty
+     */
+    public static GitChanges dirty(String commit, int insertions, int deletions, String... files) {
+        return new GitChanges(commit, commit, false, true, List.of(files), insertions, deletions);
+    }
+
     /**
      * No changes at the given commit.
      *

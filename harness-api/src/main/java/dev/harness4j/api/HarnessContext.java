@@ -11,7 +11,8 @@ import java.util.Optional;
  * harness-core; adapter tests build it with {@link #builder()}.
  *
  * @param runId the run's unique id
- * @param prompt the full prompt (already framed by the caller)
+ * @param prompt the full prompt, as the CLI should get it: core has already put its autonomy preamble
+ *     before the caller's task (unless the runner was built without it)
  * @param provider the resolved provider, carrying the resolved model
  * @param workspace the isolated checkout the harness works in (absolute)
  * @param scratchDir a per-run directory outside the workspace for config, state and prompt

@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param cost the cost, or {@code null} when unmeasured (never a zero stand-in)
  * @param servedModel which model answered
  * @param summary the agent's final message, or {@code null}
- * @param phaseReport the phase report the adapter found, or {@code null} (core then derives one)
+ * @param phaseReport the phase report the adapter found, or {@code null} (core derives none)
  * @param retryAt for {@code rate-limited}: when the limit resets, or {@code null} when unknown
  */
 public record HarnessResult(
@@ -98,7 +98,7 @@ public record HarnessResult(
 
     /** Builds a {@link HarnessResult}. */
     public static final class Builder {
-        private final Outcome outcome;
+        private Outcome outcome;
         private String reason;
         private TokenUsage tokens = TokenUsage.unmeasured();
         private Cost cost;
@@ -112,6 +112,14 @@ public record HarnessResult(
             this.servedModel = ServedModel.unmeasured(Objects.requireNonNull(requestedModel, "requestedModel"));
         }
 
+        /**
+         * Replaces the outcome given to {@link HarnessResult#builder}, e.g. once an error has been
+         * classified from the output.
+         *
+         * @param v the outcome
+         * @return this builder
+         */
+        public Builder outcome(Outcome v) { this.outcome = Objects.requireNonNull(v, "outcome"); return this; }
         /**
          * Sets {@link HarnessResult#reason()}.
          *

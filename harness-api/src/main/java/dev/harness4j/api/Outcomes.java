@@ -1,6 +1,11 @@
 package dev.harness4j.api;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Shared outcome rules adapters build on. Pure functions. */
 public final class Outcomes {
@@ -71,18 +76,153 @@ public final class Outcomes {
     }
 
     /**
-     * Whether an error text speaks of an exceeded context window, in the words CLIs use.
+     * Whether the text reports a context-window overflow, in the wordings of Anthropic, OpenAI,
+     * Gemini, OpenRouter, LiteLLM and the CLIs.
      *
-     * @param text an error text, or {@code null}
-     * @return whether it names an exceeded context window ({@code false} for {@code null})
+     * @param text the text, or {@code null}
+     * @return whether the text reports an overflow
      */
     public static boolean mentionsContextOverflow(String text) {
+        return containsAny(text, "context length", "context window", "context_length", "prompt is too long",
+                "maximum context", "too many tokens", "contextwindowexceeded", "context overflow",
+                "input is too long", "exceeds the context", "input token count exceeds");
+    }
+
+    /**
+     * Whether the text reports a rate limit ({@code 429}, "too many requests", "rate limit",
+     * "resource exhausted", per-minute limits).
+     *
+     * @param text the text, or {@code null}
+     * @return whether the text reports a rate limit
+     */
+    public static boolean mentionsRateLimit(String text) {
+        return containsAny(text, "rate limit", "rate_limit", "ratelimit", "too many requests", "resource_exhausted",
+                "resource exhausted", "requests per minute", "tokens per minute", "throttl", "usage limit");
+    }
+
+    /**
+     * Whether the text reports a rejected credential ("invalid api key", "authentication_error",
+     * "unauthorized", "not logged in", ...).
+     *
+     * @param text the text, or {@code null}
+     * @return whether the text reports an authentication failure
+     */
+    public static boolean mentionsAuthFailure(String text) {
+        return containsAny(text, "invalid api key", "invalid x-api-key", "invalid_api_key", "incorrect api key",
+                "api key not valid", "authentication_error", "authentication failed", "unauthorized",
+                "invalid authentication", "not logged in", "please run /login", "permission_denied",
+                "invalid bearer token", "missing api key", "no api key");
+    }
+
+    /**
+     * Whether the text reports a failure worth retrying as it is: an overloaded or unavailable
+     * server, a gateway error, a dropped connection.
+     *
+     * @param text the text, or {@code null}
+     * @return whether the text reports a transient failure
+     */
+    public static boolean mentionsTransient(String text) {
+        return containsAny(text, "overloaded", "internal server error", "service unavailable", "bad gateway",
+                "gateway timeout", "temporarily unavailable", "connection reset", "econnreset", "connection refused",
+                "econnrefused", "socket hang up", "upstream connect error", "server_error", "api_error");
+    }
+
+    /**
+     * Classifies an error text: context overflow, then authentication, then rate limit, then a
+     * transient failure.
+     *
+     * @param text the text, or {@code null}
+     * @return the outcome the text reports, or empty when it matches none of them
+     */
+    public static Optional<Outcome> fromText(String text) {
+        if (mentionsContextOverflow(text)) {
+            return Optional.of(Outcome.CONTEXT_OVERFLOW);
+        }
+        if (mentionsAuthFailure(text)) {
+            return Optional.of(Outcome.AUTH);
+        }
+        if (mentionsRateLimit(text)) {
+            return Optional.of(Outcome.RATE_LIMITED);
+        }
+        if (mentionsTransient(text)) {
+            return Optional.of(Outcome.TRANSIENT);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The wait a rate-limit text asks for: {@code retry-after: 30}, "retry after 30 seconds",
+     * "try again in 20s", "Please try again in 1m30s", "try again in 2 minutes", "resets in 1h".
+     *
+     * @param text the text, or {@code null}
+     * @return the wait, or empty when the text names none
+     */
+    public static Optional<Duration> retryAfter(String text) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        Matcher m = RETRY.matcher(text);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        double millis = 0;
+        Matcher part = PART.matcher(m.group(1));
+        while (part.find()) {
+            millis += Double.parseDouble(part.group(1)) * unitMillis(part.group(2));
+        }
+        return millis > 0 ? Optional.of(Duration.ofMillis(Math.round(millis))) : Optional.empty();
+    }
+
+    /**
+     * When a rate limit named in the text resets: {@link Execution#finishedAt()} plus
+     * {@link #retryAfter(String)}. Pure: the clock is not read.
+     *
+     * @param execution the execution whose output holds the text
+     * @param text the text, or {@code null}
+     * @return the instant, or empty when the text names no wait or the end instant is unknown
+     */
+    public static Optional<Instant> retryAt(Execution execution, String text) {
+        if (execution.finishedAt() == null) {
+            return Optional.empty();
+        }
+        return retryAfter(text).map(execution.finishedAt()::plus);
+    }
+
+    private static final String NUMBER_UNIT = "\\d+(?:\\.\\d+)?\\s*(?:ms|milliseconds?|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)?";
+    private static final Pattern RETRY = Pattern.compile(
+            "(?:retry[- _]?after|try again in|retry in|resets? in|wait)\\s*[:=]?\\s*\"?((?:" + NUMBER_UNIT + "\\s*)+)",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern PART = Pattern.compile(
+            "(\\d+(?:\\.\\d+)?)\\s*(ms|milliseconds?|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)?",
+            Pattern.CASE_INSENSITIVE);
+
+    private static double unitMillis(String unit) {
+        if (unit == null) {
+            return 1000; // a bare number is seconds, as in the Retry-After header
+        }
+        String u = unit.toLowerCase(Locale.ROOT);
+        if (u.equals("ms") || u.startsWith("milli")) {
+            return 1;
+        }
+        if (u.startsWith("h")) {
+            return 3_600_000;
+        }
+        if (u.equals("m") || u.startsWith("min")) {
+            return 60_000;
+        }
+        return 1000;
+    }
+
+    private static boolean containsAny(String text, String... needles) {
         if (text == null) {
             return false;
         }
-        String t = text.toLowerCase(java.util.Locale.ROOT);
-        return t.contains("context length") || t.contains("context window") || t.contains("context_length")
-                || t.contains("prompt is too long") || t.contains("maximum context") || t.contains("too many tokens")
-                || t.contains("contextwindowexceeded") || t.contains("context overflow");
+        String t = text.toLowerCase(Locale.ROOT);
+        for (String n : needles) {
+            if (t.contains(n)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -14,7 +14,10 @@ public record ServedModel(String requested, List<String> answered, Verdict verdi
 
     /** Whether the models that answered are the one asked for. */
     public enum Verdict {
-        /** Every answering model is the requested one (or of the requested alias's family). */
+        /**
+         * Every answering model is the requested one; an adapter may count an alias and the model it
+         * names as the same (only the Claude adapter does: "sonnet" and "claude-sonnet-4-5").
+         */
         MATCH,
         /** At least one answering model is another one: a substitution. */
         MISMATCH,

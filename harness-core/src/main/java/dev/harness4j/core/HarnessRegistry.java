@@ -43,7 +43,12 @@ public final class HarnessRegistry {
         this.loadFailures = List.copyOf(loadFailures);
     }
 
-    /** A registry of every adapter on the class path of this class's loader. */
+    /**
+     * A registry of every adapter registered in {@code META-INF/services}, loaded through the
+     * thread's context class loader (this class's loader when there is none).
+     *
+     * @return the registry
+     */
     public static HarnessRegistry fromServices() {
         return builder().loadServices().build();
     }

@@ -12,12 +12,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,6 +46,7 @@ public final class Installations {
     private final Map<String, Path> configured;
     private final List<Path> searchDirs;
     private final Duration versionTimeout;
+    private final Map<String, Map<String, Object>> identities = new ConcurrentHashMap<>();
 
     private Installations(Builder b) {
         this.configured = Map.copyOf(b.configured);
@@ -106,6 +112,60 @@ public final class Installations {
             version = probeVersion(exe.get(), info.versionArgs()).orElse(null);
         }
         return new Installation(harness.id(), info.binary(), exe.orElse(null), version, info.installHint());
+    }
+
+    /**
+     * What exactly runs for {@code executable}, as {@code meta.json}'s {@code cli} section records
+     * it: {@code path} (as located), {@code real_path}, {@code sha256} of the real file, and
+     * {@code version} (the version probe's first line, or {@code null}). Computed once per binary
+     * (real path, size, modification time) for this instance's lifetime; never throws.
+     *
+     * @param harness the adapter whose binary it is (for the version probe's arguments)
+     * @param executable the located binary
+     * @return the identity; unreadable parts are {@code null}
+     */
+    public Map<String, Object> identify(Harness harness, Path executable) {
+        Path real;
+        String key;
+        try {
+            real = executable.toRealPath();
+            key = real + "\0" + Files.size(real) + "\0" + Files.getLastModifiedTime(real);
+        } catch (IOException e) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("path", executable.toString());
+            m.put("real_path", null);
+            m.put("sha256", null);
+            m.put("version", null);
+            return Collections.unmodifiableMap(m);
+        }
+        Map<String, Object> known = identities.get(key);
+        if (known != null) {
+            return known;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("path", executable.toString());
+        m.put("real_path", real.toString());
+        m.put("sha256", sha256(real));
+        m.put("version", probeVersion(executable, harness.installInfo().versionArgs()).orElse(null));
+        Map<String, Object> identity = Collections.unmodifiableMap(m);
+        Map<String, Object> raced = identities.putIfAbsent(key, identity);
+        return raced != null ? raced : identity;
+    }
+
+    private static String sha256(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[64 * 1024];
+            int n;
+            while ((n = in.read(buf)) != -1) {
+                md.update(buf, 0, n);
+            }
+            return HexFormat.of().formatHex(md.digest());
+        } catch (IOException e) {
+            return null;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
     }
 
     private String describeMiss(Harness harness) {

@@ -379,6 +379,7 @@ final class RunExecution {
                 .resultDir(resultDir).adapterResult(adapterResult)
                 .meter(wire == null || outcome == null ? null : new MeterSummary(wire.requests(), wire.modelRequests(),
                         wire.measuredRequests(), wire.tokens(), wire.answered(), wire.budgetPassed()));
+        builder.section("cli", runner.installations.identify(harness, executable)); // which binary ran
         if (after != null) {
             after.sections.forEach(builder::section);
         }

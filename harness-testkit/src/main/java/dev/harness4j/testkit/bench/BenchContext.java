@@ -2,6 +2,10 @@ package dev.harness4j.testkit.bench;
 
 import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.Installations;
+import dev.harness4j.api.ProviderResolver;
+import java.util.ArrayList;
+import java.util.List;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.bench.Bench;
@@ -36,6 +40,8 @@ public final class BenchContext implements AutoCloseable {
     private final ScriptedModelServer server;
     private final ScriptedProvider provider;
     private HarnessRunner runner;
+    private Installations installations;
+    private final List<ProviderResolver> extraProviders = new ArrayList<>();
     private boolean closed;
     private volatile BenchRun lastSuite;
 
@@ -92,9 +98,51 @@ public final class BenchContext implements AutoCloseable {
     /** A runner on the state dir with the scripted provider (built once, closed after the test). */
     public synchronized HarnessRunner runner() {
         if (runner == null) {
-            runner = HarnessRunner.builder().stateDir(stateDir()).providers(provider).build();
+            List<ProviderResolver> all = new ArrayList<>(List.of(provider));
+            all.addAll(extraProviders);
+            HarnessRunner.Builder b = HarnessRunner.builder().stateDir(stateDir())
+                    .providers(all.toArray(ProviderResolver[]::new));
+            if (installations != null) {
+                b.installations(installations);
+            }
+            runner = b.build();
         }
         return runner;
+    }
+
+    /**
+     * Where the runner finds the CLIs, e.g. a CLI outside {@code PATH} and the tools cache:
+     * {@code bench.installations(Installations.builder().path("my-agent", path).build())}. Call it
+     * before the first {@link #runner()}.
+     *
+     * @param value the installations
+     * @return this context
+     * @throws IllegalStateException when the runner was already built
+     */
+    public synchronized BenchContext installations(Installations value) {
+        requireNoRunner("installations");
+        this.installations = java.util.Objects.requireNonNull(value, "installations");
+        return this;
+    }
+
+    /**
+     * Providers the runner resolves besides the scripted one (which stays first). Call it before
+     * the first {@link #runner()}.
+     *
+     * @param values the resolvers
+     * @return this context
+     * @throws IllegalStateException when the runner was already built
+     */
+    public synchronized BenchContext providers(ProviderResolver... values) {
+        requireNoRunner("providers");
+        extraProviders.addAll(List.of(values));
+        return this;
+    }
+
+    private void requireNoRunner(String what) {
+        if (runner != null) {
+            throw new IllegalStateException("set the " + what + " before the first runner() call: the runner is built");
+        }
     }
 
     /** A bench builder on this context's {@link #runner()}, printing plain lines. */

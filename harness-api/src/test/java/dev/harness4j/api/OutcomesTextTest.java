@@ -1,0 +1,88 @@
+package dev.harness4j.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The text classification helpers in the providers' own wordings, and the small test factories. */
+class OutcomesTextTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void retryAfterReadsSecondsMinutesAndTryAgainIn() {
+        assertThat(Outcomes.retryAfter("HTTP 429, retry-after: 30")).contains(Duration.ofSeconds(30));
+        assertThat(Outcomes.retryAfter("Rate limit reached. Please try again in 6.5s.")).contains(Duration.ofMillis(6500));
+        assertThat(Outcomes.retryAfter("Please try again in 1m30s")).contains(Duration.ofSeconds(90));
+        assertThat(Outcomes.retryAfter("rate limited, retry after 2 minutes")).contains(Duration.ofMinutes(2));
+        assertThat(Outcomes.retryAfter("try again in 250ms")).contains(Duration.ofMillis(250));
+        assertThat(Outcomes.retryAfter("Your limit resets in 1h")).contains(Duration.ofHours(1));
+        assertThat(Outcomes.retryAfter("rate limit exceeded")).isEmpty();
+        assertThat(Outcomes.retryAfter(null)).isEmpty();
+    }
+
+    @Test
+    void fromTextClassifiesTheCommonWordings() {
+        assertThat(Outcomes.fromText("anthropic: 401 {\"type\":\"authentication_error\",\"message\":\"invalid x-api-key\"}"))
+                .contains(Outcome.AUTH);
+        assertThat(Outcomes.fromText("Incorrect API key provided: sk-...")).contains(Outcome.AUTH);
+        assertThat(Outcomes.fromText("Error: 429 Too Many Requests")).contains(Outcome.RATE_LIMITED);
+        assertThat(Outcomes.fromText("litellm.RateLimitError: rate_limit_exceeded")).contains(Outcome.RATE_LIMITED);
+        assertThat(Outcomes.fromText("RESOURCE_EXHAUSTED: quota")).contains(Outcome.RATE_LIMITED);
+        assertThat(Outcomes.fromText("529 {\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}"))
+                .contains(Outcome.TRANSIENT);
+        assertThat(Outcomes.fromText("502 Bad Gateway")).contains(Outcome.TRANSIENT);
+        assertThat(Outcomes.fromText("This model's maximum context length is 8192 tokens")).contains(Outcome.CONTEXT_OVERFLOW);
+        assertThat(Outcomes.fromText("prompt is too long: 210000 tokens > 200000 maximum")).contains(Outcome.CONTEXT_OVERFLOW);
+        assertThat(Outcomes.fromText("The input token count exceeds the maximum")).contains(Outcome.CONTEXT_OVERFLOW);
+        assertThat(Outcomes.fromText("wrote 3 files")).isEmpty();
+        assertThat(Outcomes.fromText(null)).isEmpty();
+    }
+
+    @Test
+    void retryAtIsTheEndInstantPlusTheWaitWithoutReadingTheClock() throws Exception {
+        Execution ex = execution();
+        Instant end = Instant.parse("2026-01-01T00:00:00Z");
+        Execution dated = new Execution(ex.context(), ex.invocation(), 1, Termination.exited(), ex.stdout(), ex.stderr(),
+                ex.changes(), Duration.ofSeconds(3), end);
+        assertThat(Outcomes.retryAt(dated, "try again in 20s")).contains(end.plusSeconds(20));
+        assertThat(dated.startedAt()).contains(end.minusSeconds(3));
+        Execution undated = new Execution(ex.context(), ex.invocation(), 1, Termination.exited(), ex.stdout(),
+                ex.stderr(), ex.changes(), Duration.ofSeconds(3));
+        assertThat(Outcomes.retryAt(undated, "try again in 20s")).isEmpty();
+        assertThat(undated.startedAt()).isEmpty();
+    }
+
+    @Test
+    void factoriesBuilderOutcomeAndStderrTail() throws Exception {
+        Execution ex = execution();
+        Files.writeString(ex.stderr(), "line one\r\nError: 429 Too Many Requests\n");
+        assertThat(ex.stderrTailText(22)).isEqualTo("429 Too Many Requests\n");
+        assertThat(ex.stderrTailText(4096)).doesNotContain("\r");
+        Execution changed = ex.withChanges(GitChanges.dirty(GitChanges.NO_COMMIT, 2, 0, "a.txt"));
+        assertThat(changed.changes().changed()).isTrue();
+        assertThat(Outcomes.opaque(changed)).isEqualTo(Outcome.COMPLETED);
+        assertThat(Outcomes.opaque(ex.withTermination(new Termination(Termination.Kind.MAX_RUNTIME, "4 s"))))
+                .isEqualTo(Outcome.TIMEOUT);
+        HarnessResult r = HarnessResult.builder(Outcomes.opaque(ex), "m").reason("x")
+                .outcome(Outcomes.fromText(ex.stderrTailText(4096)).orElse(Outcome.ERROR)).build();
+        assertThat(r.outcome()).isEqualTo(Outcome.RATE_LIMITED);
+        assertThat(r.reason()).isEqualTo("x");
+    }
+
+    private Execution execution() throws Exception {
+        ResolvedProvider p = new ResolvedProvider("p", EnumSet.of(ApiStyle.OPENAI), URI.create("http://127.0.0.1:9"),
+                Secret.of("k"), AuthScheme.API_KEY, "m");
+        HarnessContext c = HarnessContext.builder().prompt("hi").provider(p).workspace(tmp).scratchDir(tmp)
+                .executable("/bin/true").build();
+        Invocation inv = Invocation.builder("/bin/true").workingDir(tmp).build();
+        return Execution.exited(c, inv, 0, tmp.resolve("out"), tmp.resolve("err"));
+    }
+}
