@@ -37,6 +37,7 @@ final class RunnerSandbox implements AutoCloseable {
     private String problem; // guarded by this; null when bubblewrap works
     private MeterRelay relay; // guarded by this
     private boolean closed; // guarded by this
+    private List<Path> toolMounts; // guarded by this
 
     RunnerSandbox(Sandbox mode, Sandbox.Network network, Path bwrap, List<Path> readOnly, Map<String, String> environment) {
         this.mode = mode;
@@ -95,20 +96,60 @@ final class RunnerSandbox implements AutoCloseable {
         gitCommonDir(workspace).ifPresent(writable::add); // a worktree commits into its baseline's object store
         Set<Path> hidden = new LinkedHashSet<>();
         hidden.add(stateDir); // other runs, their transcripts, this run's io: none of the agent's business
-        hidden.add(Path.of(System.getProperty("user.home")));
-        String envHome = environment.get("HOME");
-        if (envHome != null && !envHome.isBlank()) {
-            hidden.add(Path.of(envHome));
-        }
+        hidden.addAll(homes());
         List<Path> ro = new ArrayList<>(readOnly);
         ro.add(baseline); // a clone's origin: fetching from it works, writing it does not
-        ro.add(Installations.defaultToolsBin().getParent());
+        ro.addAll(toolMounts());
         MeterRelay r = meterPort != null && network == Sandbox.Network.METER_ONLY ? relay(meterPort) : null;
         section.put("mode", "bubblewrap");
         section.put("network", network == Sandbox.Network.HOST ? "host" : r != null ? "meter-only" : "none");
         return Optional.of(new Confinement(bwrap, List.copyOf(writable), ro, scratch.resolve("home"),
                 List.copyOf(hidden), network, r != null ? r.port() : 0, r != null ? r.socket() : null,
                 r != null ? socat : null));
+    }
+
+    /**
+     * The tools dir, and the install prefix of whatever its {@code bin} dirs link to outside it
+     * (a venv's python in {@code ~/.pyenv/versions/3.11.7}): found once.
+     */
+    private synchronized List<Path> toolMounts() {
+        if (toolMounts == null) {
+            Path tools = Installations.defaultToolsBin().getParent().toAbsolutePath().normalize();
+            Set<Path> out = new LinkedHashSet<>();
+            out.add(tools);
+            if (Files.isDirectory(tools)) {
+                try (java.util.stream.Stream<Path> s = Files.walk(tools, 3)) {
+                    s.filter(p -> Files.isSymbolicLink(p) && p.getParent().getFileName() != null
+                            && p.getParent().getFileName().toString().equals("bin")).forEach(p -> {
+                                try {
+                                    Path real = p.toRealPath();
+                                    Path prefix = real.getParent() != null ? real.getParent().getParent() : null;
+                                    if (!real.startsWith(tools) && prefix != null && prefix.getNameCount() > 1
+                                            && homes().stream().noneMatch(h -> h.startsWith(prefix))) {
+                                        out.add(prefix);
+                                    }
+                                } catch (IOException e) {
+                                    // a dangling link: nothing to mount
+                                }
+                            });
+                } catch (IOException | UncheckedIOException e) {
+                    // an unreadable tools dir: the tools dir alone
+                }
+            }
+            toolMounts = List.copyOf(out);
+        }
+        return toolMounts;
+    }
+
+    /** The real HOME (the JVM's) and the runs' HOME (the runner's environment's), never shown inside. */
+    private List<Path> homes() {
+        Set<Path> homes = new LinkedHashSet<>();
+        homes.add(Path.of(System.getProperty("user.home")).toAbsolutePath().normalize());
+        String envHome = environment.get("HOME");
+        if (envHome != null && !envHome.isBlank()) {
+            homes.add(Path.of(envHome).toAbsolutePath().normalize());
+        }
+        return List.copyOf(homes);
     }
 
     /** The relay to the meter's port, started on first use. */

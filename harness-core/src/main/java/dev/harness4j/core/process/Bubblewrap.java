@@ -32,12 +32,19 @@ public final class Bubblewrap {
     /** How to install it, for messages. */
     public static final String INSTALL_HINT = "install the Debian package 'bubblewrap' (apt-get install bubblewrap)";
 
-    private static final String RELAY_SCRIPT = "p=$1; s=$2; x=$3; shift 3\n"
+    /**
+     * Starts socat serving the meter's port inside, waits (reading {@code /proc/net/tcp} with shell
+     * builtins, a few ms) until it listens, then execs the harness. Arguments: the port, the
+     * socket, socat, the port's {@code /proc/net/tcp} listening pattern, then the command.
+     */
+    private static final String RELAY_SCRIPT = "p=$1; s=$2; x=$3; h=$4; shift 4\n"
             + "\"$x\" TCP-LISTEN:$p,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:$s </dev/null &\n"
-            + "h=$(printf ':%04X 00000000:0000 0A' \"$p\"); i=0\n"
-            + "while ! grep -q \"$h\" /proc/net/tcp 2>/dev/null; do\n"
-            + "  i=$((i+1)); if [ $i -gt 2000 ]; then echo 'harness4j: the meter relay did not start' >&2; break; fi\n"
-            + "  sleep 0.005\n"
+            + "i=0; up=\n"
+            + "while :; do\n"
+            + "  while IFS= read -r l; do case $l in *\"$h\"*) up=1; break;; esac; done </proc/net/tcp\n"
+            + "  [ -n \"$up\" ] && break\n"
+            + "  i=$((i+1)); if [ $i -gt 5000 ]; then echo 'harness4j: the meter relay did not start' >&2; break; fi\n"
+            + "  sleep 0.002\n"
             + "done\n"
             + "exec \"$@\"\n";
 
@@ -75,7 +82,8 @@ public final class Bubblewrap {
         cmd.add("--");
         if (c.relays()) {
             cmd.addAll(List.of("/bin/sh", "-c", RELAY_SCRIPT, "harness4j-relay", Integer.toString(c.meterPort()),
-                    Confinement.INNER_SOCKET, c.socat().toString()));
+                    Confinement.INNER_SOCKET, c.socat().toString(),
+                    String.format(java.util.Locale.ROOT, ":%04X 00000000:0000 0A", c.meterPort())));
         }
         cmd.addAll(argv);
         return cmd;
