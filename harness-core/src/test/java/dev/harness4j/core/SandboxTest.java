@@ -81,6 +81,10 @@ class SandboxTest {
     }
 
     private HarnessRunner runner(Sandbox sandbox, Path bwrap) {
+        return runner(sandbox, bwrap, Sandbox.Network.METER_ONLY);
+    }
+
+    private HarnessRunner runner(Sandbox sandbox, Path bwrap, Sandbox.Network network) {
         ProviderResolver p = new ProviderResolver() {
             @Override
             public Optional<ResolvedProvider> resolve(String provider, String model) {
@@ -96,7 +100,7 @@ class SandboxTest {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.put("HOME", fakeHome.toString());
         return HarnessRunner.builder().stateDir(tmp.resolve("state")).environment(env)
-                .sandbox(sandbox).bwrapExecutable(bwrap).termGrace(Duration.ofSeconds(2))
+                .sandbox(sandbox).sandboxNetwork(network).bwrapExecutable(bwrap).termGrace(Duration.ofSeconds(2))
                 .registry(HarnessRegistry.builder().add(new MeteredRunTest.CurlHarness()).build())
                 .installations(Installations.defaults()).providers(p).build();
     }
@@ -245,6 +249,27 @@ class SandboxTest {
         }
         assertThat(tmp.resolve("state/runs")).doesNotExist();
         assertThat(tmp.resolve("state/results")).doesNotExist();
+    }
+
+    @Test
+    void hostNetworkReachesAHostPortWhileTheFileSystemStaysConfined() throws Exception {
+        try (ServerSocket other = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                HarnessRunner runner = runner(Sandbox.REQUIRED, Bubblewrap.DEFAULT_BWRAP, Sandbox.Network.HOST)) {
+            Thread accept = new Thread(() -> {
+                try (var s = other.accept()) {
+                    s.getOutputStream().write("HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nhello".getBytes(StandardCharsets.US_ASCII));
+                } catch (IOException e) {
+                    // the test's assertion says what went wrong
+                }
+            });
+            accept.setDaemon(true);
+            accept.start();
+            RunRecord r = run(runner, "curl -sS --max-time 20 http://127.0.0.1:" + other.getLocalPort() + "/; echo\n"
+                    + attempt("read-ssh", "cat " + fakeHome.resolve(".ssh/id_test") + " 2>&1"),
+                    Limits.NONE.withMaxRuntime(Duration.ofMinutes(2)));
+            assertThat(transcript(r)).contains("hello", "BLOCKED read-ssh").doesNotContain("PRIVATE-KEY-MATERIAL");
+            assertThat(meta(r)).contains("\"mode\" : \"bubblewrap\"", "\"network\" : \"host\"");
+        }
     }
 
     @Test
