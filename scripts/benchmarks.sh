@@ -2,7 +2,7 @@
 # Runs the benchmark programs (no timed unit tests: each program measures contenders side by
 # side in one run and prints medians and ratios). Usage:
 #   bash scripts/benchmarks.sh                 all of them
-#   bash scripts/benchmarks.sh NAME...         some: overhead isolation supervisor queue summary metrics server matrix
+#   bash scripts/benchmarks.sh NAME...         some: overhead isolation supervisor sandbox queue summary metrics server matrix
 #   bash scripts/benchmarks.sh --smoke [NAME...]  each with a tiny size: proves they start (CI runs this)
 # The modules are built once (reactor, -am) and each program runs with `java` on its module's test
 # class path, so a program of one module never runs in another (exec:java would run in all of them).
@@ -11,10 +11,10 @@ cd "$(dirname "$0")/.."
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(overhead isolation supervisor queue summary metrics server matrix)
+[ ${#names[@]} -gt 0 ] || names=(overhead isolation supervisor sandbox queue summary metrics server matrix)
 for n in "${names[@]}"; do
-  case $n in overhead|isolation|supervisor|queue|summary|metrics|server|matrix) ;;
-    *) echo "unknown benchmark '$n' (overhead isolation supervisor queue summary metrics server matrix)" >&2; exit 2 ;;
+  case $n in overhead|isolation|supervisor|sandbox|queue|summary|metrics|server|matrix) ;;
+    *) echo "unknown benchmark '$n' (overhead isolation supervisor sandbox queue summary metrics server matrix)" >&2; exit 2 ;;
   esac
 done
 bash scripts/install-clis.sh
@@ -34,6 +34,7 @@ for n in "${names[@]}"; do
       overhead)   run harness-core dev.harness4j.core.benchmarks.OverheadBenchmark 2 CLONE "$tmp" ;;
       isolation)  run harness-core dev.harness4j.core.benchmarks.IsolationBenchmark 50 1 ;;
       supervisor) run harness-core dev.harness4j.core.benchmarks.SupervisorOverheadBenchmark 3 ;;
+      sandbox)    run harness-core dev.harness4j.core.benchmarks.SandboxBenchmark 3 harness-core/target ;;
       queue)      run harness-core dev.harness4j.core.benchmarks.QueueHistoryBenchmark 0,20 5 1 ;;
       summary)    run harness-bench dev.harness4j.bench.benchmarks.SummaryBenchmark 200 ;;
       metrics)    run harness-bench dev.harness4j.bench.benchmarks.MetricsReportBenchmark 300 30 ;;
@@ -51,6 +52,7 @@ for n in "${names[@]}"; do
                 fi ;;
     isolation)  run harness-core dev.harness4j.core.benchmarks.IsolationBenchmark 20000 5 ;;
     supervisor) run harness-core dev.harness4j.core.benchmarks.SupervisorOverheadBenchmark 100 ;;
+    sandbox)    run harness-core dev.harness4j.core.benchmarks.SandboxBenchmark 100 harness-core/target ;;
     queue)      run harness-core dev.harness4j.core.benchmarks.QueueHistoryBenchmark 0,10000,100000 50 5 ;;
     summary)    run harness-bench dev.harness4j.bench.benchmarks.SummaryBenchmark 100000 ;;
     metrics)    run harness-bench dev.harness4j.bench.benchmarks.MetricsReportBenchmark 100000 5000 ;;

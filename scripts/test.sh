@@ -2,7 +2,8 @@
 # The test command: does all set-up on a fresh machine, then runs every test.
 #   1. installs the pinned harness CLIs into ~/.cache/harness4j/tools (idempotent)
 #   2. installs Debian's chromium (the HTML report is rendered by a test), when missing
-#   3. mvn -B verify
+#   3. installs Debian's bubblewrap and socat (the sandbox and its meter relay), when missing
+#   4. mvn -B verify
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-clis.sh
@@ -10,5 +11,10 @@ if ! command -v chromium >/dev/null 2>&1; then
   echo "[test] installing chromium (headless rendering of the bench report)" >&2
   if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
+fi
+if ! command -v bwrap >/dev/null 2>&1 || ! command -v socat >/dev/null 2>&1; then
+  echo "[test] installing bubblewrap and socat (each run's sandbox and its relay to the meter)" >&2
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap socat >&2
 fi
 exec mvn -B verify "$@"

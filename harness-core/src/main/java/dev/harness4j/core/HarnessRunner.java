@@ -12,7 +12,9 @@ import dev.harness4j.core.internal.Checks;
 import dev.harness4j.core.internal.meter.Meter;
 import dev.harness4j.core.provider.ModelPrice;
 import dev.harness4j.core.provider.PriceList;
+import dev.harness4j.core.process.Bubblewrap;
 import dev.harness4j.core.process.ProcessSupervisor;
+import dev.harness4j.core.process.Sandbox;
 import dev.harness4j.core.internal.workspace.BranchPusher;
 import dev.harness4j.core.internal.workspace.ChangeCollector;
 import dev.harness4j.core.internal.workspace.Workspaces;
@@ -100,6 +102,7 @@ public final class HarnessRunner implements AutoCloseable {
     final ProcessSupervisor supervisor;
     final boolean runningAsRoot;
     final boolean metering;
+    final RunnerSandbox sandbox;
     private final PriceList prices;
     private Meter meter; // started by the first metered run; guarded by this
     /** Deletes a finished run's checkout while its results are written; daemon threads, idle ones end. */
@@ -133,6 +136,7 @@ public final class HarnessRunner implements AutoCloseable {
         this.supervisor = ProcessSupervisor.builder().termGrace(b.termGrace).build();
         this.runningAsRoot = detectRoot();
         this.metering = b.metering;
+        this.sandbox = new RunnerSandbox(b.sandbox, b.sandboxNetwork, b.bwrap, b.sandboxReadOnly, environment);
         this.prices = b.prices;
     }
 
@@ -286,6 +290,7 @@ public final class HarnessRunner implements AutoCloseable {
         try {
             Harness harness = registry.require(spec.harness());
             Path executable = installations.require(harness);
+            sandbox.requireIfRequired(metering); // REQUIRED and bubblewrap cannot run here: nothing starts
             ResolvedProvider provider = resolve(spec.provider(), spec.model());
             var baseline = workspaces.inspect(spec.baseline(), spec.ref()); // reads only: bad input writes nothing
             workspaces.ensureWritableDir(workspaces.stateDir().resolve("runs"));
@@ -332,6 +337,7 @@ public final class HarnessRunner implements AutoCloseable {
                 if (meter != null) {
                     meter.close();
                 }
+                sandbox.close();
             }
             housekeeping.shutdown(); // runs still ending delete their checkouts themselves
         }
@@ -402,8 +408,44 @@ public final class HarnessRunner implements AutoCloseable {
         private Duration loginCacheTtl = DEFAULT_LOGIN_CACHE_TTL;
         private boolean metering = true;
         private PriceList prices = PriceList.NONE;
+        private Sandbox sandbox = Sandbox.AUTO;
+        private Sandbox.Network sandboxNetwork = Sandbox.Network.METER_ONLY;
+        private Path bwrap = Bubblewrap.DEFAULT_BWRAP;
+        private final List<Path> sandboxReadOnly = new ArrayList<>();
 
         private Builder() {}
+
+        /**
+         * Whether each harness process is confined in a bubblewrap sandbox: the file system
+         * read-only except its workspace and scratch dir, an empty HOME of its own (nothing of the
+         * real HOME but the tools dir and {@link #sandboxReadOnly}), a private {@code /tmp}, its
+         * own PID namespace and no network but the metering proxy ({@link #sandboxNetwork}).
+         * Default {@link Sandbox#AUTO}: confined when bubblewrap works here (probed once per
+         * runner), else unconfined with the reason in {@code meta.json}'s {@code sandbox}.
+         * {@link Sandbox#REQUIRED} refuses to run, before anything starts, when it cannot.
+         */
+        public Builder sandbox(Sandbox value) {
+            this.sandbox = Objects.requireNonNull(value, "sandbox");
+            return this;
+        }
+
+        /** What a confined run may reach: default {@link Sandbox.Network#METER_ONLY}; {@code HOST} for package installs. */
+        public Builder sandboxNetwork(Sandbox.Network value) {
+            this.sandboxNetwork = Objects.requireNonNull(value, "sandboxNetwork");
+            return this;
+        }
+
+        /** The {@code bwrap} executable; default {@link Bubblewrap#DEFAULT_BWRAP}. */
+        public Builder bwrapExecutable(Path value) {
+            this.bwrap = Objects.requireNonNull(value, "bwrapExecutable");
+            return this;
+        }
+
+        /** A directory a confined run may read even when under the real HOME (the tools dir always may). */
+        public Builder sandboxReadOnly(Path dir) {
+            this.sandboxReadOnly.add(Objects.requireNonNull(dir, "dir").toAbsolutePath().normalize());
+            return this;
+        }
 
         /**
          * Whether each run's model traffic goes through the runner's metering proxy (a loopback

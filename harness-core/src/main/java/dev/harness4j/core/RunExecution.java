@@ -79,6 +79,8 @@ final class RunExecution {
     private ModelPrice price;
     private AfterHarness afterHarness = AfterHarness.NONE;
     private AfterHarnessStep after;
+    /** What confined the harness process, for meta.json's {@code sandbox}; null when it did not start. */
+    private java.util.Map<String, Object> sandbox;
     /** The runner's listener, and the run's own when one was given. */
     private final HarnessListener listener;
 
@@ -179,7 +181,11 @@ final class RunExecution {
         stage = Stage.RUN;
         status(events, HarnessEvent.Status.RUNNING, null);
         Path io = ws.ioDir();
+        sandbox = RunnerSandbox.newSection(runner.sandbox);
+        var confinement = runner.sandbox.confine(runner.workspaces.stateDir(), ws.dir(), ws.scratchDir(), baseline.repo(),
+                metered != null ? runner.meter().port() : null, sandbox).orElse(null);
         outcome = runner.supervisor.run(ProcessRequest.builder(runId, invocation, ws.scratchDir())
+                .confinement(confinement)
                 .baseEnvironment(runner.environment)
                 .stdoutFile(io.resolve("stdout.log"))
                 .stderrFile(io.resolve("stderr.log"))
@@ -380,6 +386,9 @@ final class RunExecution {
                 .meter(wire == null || outcome == null ? null : new MeterSummary(wire.requests(), wire.modelRequests(),
                         wire.measuredRequests(), wire.tokens(), wire.answered(), wire.budgetPassed()));
         builder.section("cli", runner.installations.identify(harness, executable)); // which binary ran
+        if (sandbox != null) {
+            builder.section("sandbox", sandbox);
+        }
         if (after != null) {
             after.sections.forEach(builder::section);
         }

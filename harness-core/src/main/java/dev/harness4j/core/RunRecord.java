@@ -205,8 +205,9 @@ public final class RunRecord {
     }
 
     /**
-     * Returns the sections an {@link AfterHarness} step added to {@code meta.json} (a bench's
-     * {@code verify}, say), by key, in the order added; empty when none.
+     * Returns the sections the runner ({@code sandbox}: the setting, what ran, its network or why
+     * it ran unconfined) and an {@link AfterHarness} step (a bench's {@code verify}, say) added to
+     * {@code meta.json}, by key, in the order added; empty when none.
      */
     public Map<String, Object> sections() {
         return sections;

@@ -166,6 +166,15 @@ class HarnessRunnerSafetyTest {
 
     @Test
     void aLiveRunsDirIsTheOwnersOnlyAndItsOutputFilesTooWhileItRuns() throws Exception {
+        // unconfined: a sandboxed agent cannot see the io dir at all (SandboxTest), an unconfined one sees modes
+        try (HarnessRunner unconfined = HarnessRunner.builder().stateDir(tmp.resolve("state-off"))
+                .registry(HarnessRegistry.builder().add(new ShellHarness()).build())
+                .providers(ShellHarness.provider()).sandbox(dev.harness4j.core.process.Sandbox.OFF).build()) {
+            checkModes(unconfined);
+        }
+    }
+
+    private void checkModes(HarnessRunner runner) throws Exception {
         RunRecord r = runner.run(spec("echo private-output; stat -c 'mode %a %n' \"$SCRATCH/..\" \"$SCRATCH/../io\""
                 + " \"$SCRATCH/../io/stdout.log\" \"$SCRATCH/../io/stderr.log\" \"$SCRATCH/../io/transcript.log\"").build());
         String transcript = Files.readString(r.resultDir().resolve("transcript.log"));

@@ -54,6 +54,9 @@ class BenchMainTest {
             assertThat(r.verifyStatus()).as(r.dir() + "\n" + out).isEqualTo(expected ? "passed" : "failed");
             assertThat(state.resolve("results").resolve(r.dir()).resolve("verify.log")).as(r.dir())
                     .content().contains(expected ? "PASS" : "FAIL");
+            assertThat(state.resolve("results").resolve(r.dir()).resolve("meta.json")).as("the main job runs sandboxed")
+                    .content().containsPattern("\"sandbox\" : \\{\\s*\"setting\" : \"auto\",\\s*\"mode\" : \"bubblewrap\",\\s*"
+                            + "\"network\" : \"meter-only\"");
         }
         BenchMetrics metrics = BenchMetrics.of(summary);
         for (String h : BenchMain.DEFAULT_HARNESSES) {

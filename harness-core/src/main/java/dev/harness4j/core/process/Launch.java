@@ -23,11 +23,19 @@ final class Launch {
 
     private Launch() {}
 
-    /** {@code setsid <argv...>}: the process becomes the leader of a new session and group. */
-    static List<String> command(Path setsid, Invocation inv) {
+    /**
+     * {@code setsid <argv...>}: the process becomes the leader of a new session and group; when
+     * the request is confined, {@code setsid bwrap ... -- <argv...>}.
+     */
+    static List<String> command(Path setsid, ProcessRequest request) {
+        Invocation inv = request.invocation();
         List<String> cmd = new ArrayList<>(inv.command().size() + 1);
         cmd.add(setsid.toString());
-        cmd.addAll(inv.command());
+        if (request.confinement() != null) {
+            cmd.addAll(Bubblewrap.command(request.confinement(), inv.workingDir(), inv.command()));
+        } else {
+            cmd.addAll(inv.command());
+        }
         return cmd;
     }
 
@@ -42,6 +50,9 @@ final class Launch {
         });
         env.putAll(inv.environment());
         env.put("PWD", inv.workingDir().toAbsolutePath().toString());
+        if (request.confinement() != null && !inv.environment().containsKey("HOME")) {
+            env.put("HOME", request.confinement().home().toAbsolutePath().toString());
+        }
         env.put(RunMarker.ENV, request.runId());
         return env;
     }

@@ -37,6 +37,9 @@ import java.util.Set;
  * @param secrets values replaced by {@code ***} in the transcript and in events (the
  *     invocation's {@link Invocation#secretValues()} are always added)
  * @param listener receives one {@code OutputLine} event per line
+ * @param confinement the bubblewrap sandbox to start the process in ({@link Bubblewrap}), or
+ *     null to run it unconfined; when confined, {@code HOME} is {@link Confinement#home()} unless
+ *     the invocation sets it
  */
 public record ProcessRequest(
         String runId,
@@ -48,7 +51,8 @@ public record ProcessRequest(
         Path transcriptFile,
         Limits limits,
         Set<String> secrets,
-        HarnessListener listener) {
+        HarnessListener listener,
+        Confinement confinement) {
 
     /** The longest run id accepted; it travels in every process's environment. */
     public static final int MAX_RUN_ID_LENGTH = 200;
@@ -95,6 +99,7 @@ public record ProcessRequest(
         private Limits limits = Limits.NONE;
         private final Set<String> secrets = new LinkedHashSet<>();
         private HarnessListener listener = HarnessListener.NONE;
+        private Confinement confinement;
 
         private Builder(String runId, Invocation invocation, Path dir) {
             this.runId = Objects.requireNonNull(runId, "runId");
@@ -116,9 +121,12 @@ public record ProcessRequest(
         public Builder secrets(Set<String> v) { secrets.addAll(v); return this; }
         public Builder listener(HarnessListener v) { this.listener = Objects.requireNonNull(v, "listener"); return this; }
 
+        /** Confines the process in a bubblewrap sandbox; null (the default) runs it unconfined. */
+        public Builder confinement(Confinement v) { this.confinement = v; return this; }
+
         public ProcessRequest build() {
             return new ProcessRequest(runId, invocation, scratchDir, baseEnvironment, stdoutFile, stderrFile,
-                    transcriptFile, limits, secrets, listener);
+                    transcriptFile, limits, secrets, listener, confinement);
         }
     }
 }

@@ -60,6 +60,13 @@ final class Supervision {
         if (problem == null) {
             problem = Launch.checkStartable(inv, env);
         }
+        if (problem == null && request.confinement() != null) {
+            try {
+                Files.createDirectories(request.confinement().home());
+            } catch (IOException e) {
+                problem = "could not create the sandbox's HOME " + request.confinement().home() + ": " + e;
+            }
+        }
         OutputStream out = null;
         OutputStream err = null;
         if (problem == null) {
@@ -82,7 +89,7 @@ final class Supervision {
             transcript.note("not started: " + early.reason());
             return ended(null, early, -1);
         }
-        ProcessBuilder pb = new ProcessBuilder(Launch.command(setsid, inv)).directory(inv.workingDir().toFile());
+        ProcessBuilder pb = new ProcessBuilder(Launch.command(setsid, request)).directory(inv.workingDir().toFile());
         pb.environment().clear();
         pb.environment().putAll(env);
         if (inv.stdin() == null) {

@@ -2,7 +2,10 @@
  * Process supervision for one harness run: start an {@link dev.harness4j.api.Invocation} in its
  * own session, drain and tail its output, guard it (inactivity, max runtime, bail) and stop its
  * whole process tree so that nothing carrying the run's {@link
- * dev.harness4j.core.process.RunMarker marker} survives.
+ * dev.harness4j.core.process.RunMarker marker} survives; optionally confined in a bubblewrap
+ * sandbox ({@link dev.harness4j.core.process.Confinement}, {@link
+ * dev.harness4j.core.process.Bubblewrap}) whose network reaches only the meter ({@link
+ * dev.harness4j.core.process.MeterRelay}).
  *
  * <pre>{@code
  * try (ProcessSupervisor supervisor = ProcessSupervisor.builder().build()) {

@@ -1,0 +1,210 @@
+package dev.harness4j.core;
+
+import dev.harness4j.api.HarnessException;
+import dev.harness4j.core.process.Bubblewrap;
+import dev.harness4j.core.process.Confinement;
+import dev.harness4j.core.process.MeterRelay;
+import dev.harness4j.core.process.Sandbox;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A runner's sandbox: its setting, the probe of bubblewrap (once, cached), the meter relay
+ * (started with the first confined metered run, closed with the runner), and each run's
+ * {@link Confinement} and {@code meta.json} section.
+ */
+final class RunnerSandbox implements AutoCloseable {
+    private static final List<Path> SOCAT_CANDIDATES = List.of(Path.of("/usr/bin/socat"), Path.of("/bin/socat"));
+
+    private final Sandbox mode;
+    private final Sandbox.Network network;
+    private final Path bwrap;
+    private final List<Path> readOnly;
+    private final Map<String, String> environment;
+    private final Path socat;
+    private boolean probed; // guarded by this
+    private String problem; // guarded by this; null when bubblewrap works
+    private MeterRelay relay; // guarded by this
+    private boolean closed; // guarded by this
+    private List<Path> toolMounts; // guarded by this
+
+    RunnerSandbox(Sandbox mode, Sandbox.Network network, Path bwrap, List<Path> readOnly, Map<String, String> environment) {
+        this.mode = mode;
+        this.network = network;
+        this.bwrap = bwrap;
+        this.readOnly = List.copyOf(readOnly);
+        this.environment = environment;
+        this.socat = SOCAT_CANDIDATES.stream().filter(Files::isExecutable).findFirst().orElse(null);
+    }
+
+    /** Why runs cannot be confined here (probed once), or null when they can or the sandbox is off. */
+    synchronized String problem(boolean metering) {
+        if (mode == Sandbox.OFF) {
+            return null;
+        }
+        if (!probed) {
+            problem = Bubblewrap.probe(bwrap, network).orElse(null);
+            probed = true;
+        }
+        if (problem == null && metering && network == Sandbox.Network.METER_ONLY && socat == null) {
+            return "socat, which relays the metering proxy into the sandbox, is not installed "
+                    + "(install the Debian package 'socat')";
+        }
+        return problem;
+    }
+
+    /** Throws when the sandbox is required and cannot run here: called before anything of a run starts. */
+    void requireIfRequired(boolean metering) {
+        if (mode == Sandbox.REQUIRED) {
+            String why = problem(metering);
+            if (why != null) {
+                throw new HarnessException("the runner's sandbox is REQUIRED but cannot confine a run here: " + why
+                        + "; install the Debian package 'bubblewrap' (apt-get install bubblewrap), or set "
+                        + "HarnessRunner.builder().sandbox(Sandbox.AUTO or Sandbox.OFF)");
+            }
+        }
+    }
+
+    /**
+     * The run's confinement, or empty to run unconfined; {@code section} receives what ran, for
+     * {@code meta.json}.
+     */
+    Optional<Confinement> confine(Path stateDir, Path workspace, Path scratch, Path baseline, Integer meterPort,
+            Map<String, Object> section) {
+        if (mode == Sandbox.OFF) {
+            section.put("mode", "off");
+            return Optional.empty();
+        }
+        String why = problem(meterPort != null);
+        if (why != null) {
+            section.put("mode", "unconfined");
+            section.put("reason", why);
+            return Optional.empty();
+        }
+        Set<Path> writable = new LinkedHashSet<>(List.of(workspace, scratch));
+        gitCommonDir(workspace).ifPresent(writable::add); // a worktree commits into its baseline's object store
+        Set<Path> hidden = new LinkedHashSet<>();
+        hidden.add(stateDir); // other runs, their transcripts, this run's io: none of the agent's business
+        hidden.addAll(homes());
+        List<Path> ro = new ArrayList<>(readOnly);
+        ro.add(baseline); // a clone's origin: fetching from it works, writing it does not
+        ro.addAll(toolMounts());
+        MeterRelay r = meterPort != null && network == Sandbox.Network.METER_ONLY ? relay(meterPort) : null;
+        section.put("mode", "bubblewrap");
+        section.put("network", network == Sandbox.Network.HOST ? "host" : r != null ? "meter-only" : "none");
+        return Optional.of(new Confinement(bwrap, List.copyOf(writable), ro, scratch.resolve("home"),
+                List.copyOf(hidden), network, r != null ? r.port() : 0, r != null ? r.socket() : null,
+                r != null ? socat : null));
+    }
+
+    /**
+     * The tools dir, and the install prefix of whatever its {@code bin} dirs link to outside it
+     * (a venv's python in {@code ~/.pyenv/versions/3.11.7}): found once.
+     */
+    private synchronized List<Path> toolMounts() {
+        if (toolMounts == null) {
+            Path tools = Installations.defaultToolsBin().getParent().toAbsolutePath().normalize();
+            Set<Path> out = new LinkedHashSet<>();
+            out.add(tools);
+            if (Files.isDirectory(tools)) {
+                try (java.util.stream.Stream<Path> s = Files.walk(tools, 3)) {
+                    s.filter(p -> Files.isSymbolicLink(p) && p.getParent().getFileName() != null
+                            && p.getParent().getFileName().toString().equals("bin")).forEach(p -> {
+                                try {
+                                    Path real = p.toRealPath();
+                                    Path prefix = real.getParent() != null ? real.getParent().getParent() : null;
+                                    if (!real.startsWith(tools) && prefix != null && prefix.getNameCount() > 1
+                                            && homes().stream().noneMatch(h -> h.startsWith(prefix))) {
+                                        out.add(prefix);
+                                    }
+                                } catch (IOException e) {
+                                    // a dangling link: nothing to mount
+                                }
+                            });
+                } catch (IOException | UncheckedIOException e) {
+                    // an unreadable tools dir: the tools dir alone
+                }
+            }
+            toolMounts = List.copyOf(out);
+        }
+        return toolMounts;
+    }
+
+    /** The real HOME (the JVM's) and the runs' HOME (the runner's environment's), never shown inside. */
+    private List<Path> homes() {
+        Set<Path> homes = new LinkedHashSet<>();
+        homes.add(Path.of(System.getProperty("user.home")).toAbsolutePath().normalize());
+        String envHome = environment.get("HOME");
+        if (envHome != null && !envHome.isBlank()) {
+            homes.add(Path.of(envHome).toAbsolutePath().normalize());
+        }
+        return List.copyOf(homes);
+    }
+
+    /** The relay to the meter's port, started on first use. */
+    private synchronized MeterRelay relay(int port) {
+        if (closed) {
+            throw new IllegalStateException("this HarnessRunner is closed");
+        }
+        if (relay == null) {
+            try {
+                relay = MeterRelay.start(port);
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not start the meter relay's Unix socket", e);
+            }
+        }
+        return relay;
+    }
+
+    /** A worktree's git common dir (its {@code .git} file's {@code gitdir}, then {@code commondir}). */
+    static Optional<Path> gitCommonDir(Path workspace) {
+        Path dotGit = workspace.resolve(".git");
+        if (!Files.isRegularFile(dotGit)) {
+            return Optional.empty();
+        }
+        try {
+            String line = Files.readString(dotGit, StandardCharsets.UTF_8).strip();
+            if (!line.startsWith("gitdir:")) {
+                return Optional.empty();
+            }
+            Path gitDir = workspace.resolve(line.substring("gitdir:".length()).strip()).normalize();
+            Path common = gitDir.resolve("commondir");
+            if (!Files.isRegularFile(common)) {
+                return Optional.of(gitDir);
+            }
+            return Optional.of(gitDir.resolve(Files.readString(common, StandardCharsets.UTF_8).strip()).normalize());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The setting's name in meta.json. */
+    String modeName() {
+        return mode.name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (relay != null) {
+            relay.close();
+        }
+    }
+
+    static Map<String, Object> newSection(RunnerSandbox s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("setting", s.modeName());
+        return m;
+    }
+}

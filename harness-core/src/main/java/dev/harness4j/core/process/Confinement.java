@@ -1,0 +1,55 @@
+package dev.harness4j.core.process;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How one process is confined by {@link Bubblewrap}: what it may write, what of the real HOME it
+ * may read, its own HOME, and its network.
+ *
+ * @param bwrap the {@code bwrap} executable
+ * @param writable directories mounted read-write at their own paths (the workspace, the scratch dir)
+ * @param readOnly directories mounted read-only at their own paths even when under the hidden
+ *     real HOME (the tools dir where the CLIs live); missing ones are skipped
+ * @param home the sandbox's HOME (created when missing; it should be under a writable directory)
+ * @param hidden directories replaced by an empty {@code tmpfs} (the real HOME); {@code /} is ignored
+ * @param network what the process may reach
+ * @param meterPort the loopback port served inside the sandbox by the relay to {@code meterSocket}; 0 for none
+ * @param meterSocket the Unix socket outside that leads to the metering proxy ({@link MeterRelay}); null for none
+ * @param socat the {@code socat} executable that serves {@code meterPort} inside; null when there is no relay
+ */
+public record Confinement(
+        Path bwrap,
+        List<Path> writable,
+        List<Path> readOnly,
+        Path home,
+        List<Path> hidden,
+        Sandbox.Network network,
+        int meterPort,
+        Path meterSocket,
+        Path socat) {
+
+    /** Where the meter's socket appears inside the sandbox (in its private {@code /tmp}). */
+    public static final String INNER_SOCKET = "/tmp/.harness4j-meter.sock";
+
+    public Confinement {
+        Objects.requireNonNull(bwrap, "bwrap");
+        writable = List.copyOf(writable);
+        readOnly = List.copyOf(readOnly);
+        Objects.requireNonNull(home, "home");
+        hidden = List.copyOf(hidden);
+        Objects.requireNonNull(network, "network");
+        if (meterPort < 0 || meterPort > 65535) {
+            throw new IllegalArgumentException("meterPort must be 0..65535, was " + meterPort);
+        }
+        if (relays() && socat == null) {
+            throw new IllegalArgumentException("a meter relay needs socat");
+        }
+    }
+
+    /** Whether the meter is relayed into the sandbox's own network namespace. */
+    public boolean relays() {
+        return network == Sandbox.Network.METER_ONLY && meterPort > 0 && meterSocket != null;
+    }
+}

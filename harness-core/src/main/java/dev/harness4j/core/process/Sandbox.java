@@ -1,0 +1,24 @@
+package dev.harness4j.core.process;
+
+/**
+ * Whether a runner confines each harness process in a bubblewrap sandbox ({@link Bubblewrap}):
+ * the whole file system read-only except the run's workspace and scratch dir, an empty HOME of
+ * its own, a private {@code /tmp}, its own PID namespace, and (by default) no network but the
+ * runner's metering proxy.
+ */
+public enum Sandbox {
+    /** Confine when bubblewrap works on this machine (probed once per runner), else run unconfined and say why in meta.json. */
+    AUTO,
+    /** Confine, or refuse to run (before anything starts) when bubblewrap cannot run here. */
+    REQUIRED,
+    /** Never confine. */
+    OFF;
+
+    /** What a confined run may reach on the network. */
+    public enum Network {
+        /** A network namespace with only loopback; the metering proxy is relayed into it, nothing else leaves. */
+        METER_ONLY,
+        /** The host's network, for tasks that need it (package installs); the file system is still confined. */
+        HOST
+    }
+}

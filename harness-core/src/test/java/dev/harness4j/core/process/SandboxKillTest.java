@@ -1,0 +1,51 @@
+package dev.harness4j.core.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A JVM killed with {@code -9} (no shutdown hook) while a sandboxed run's stubborn tree runs:
+ * bubblewrap's {@code --die-with-parent} takes the whole sandbox down with it, marker and all.
+ */
+class SandboxKillTest {
+    @TempDir Path dir;
+
+    @Test
+    void aSandboxedTreeDiesWithAJvmKilledWithSignal9() throws Exception {
+        Assumptions.assumeTrue(Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, Sandbox.Network.METER_ONLY).isEmpty(),
+                "bubblewrap works here");
+        String runId = Runs.newRunId();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process jvm = new ProcessBuilder(List.of(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"),
+                        ShutdownHookMain.class.getName(), runId, dir.toString(), "sandbox"))
+                .redirectError(dir.resolve("jvm-stderr.log").toFile()).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8))) {
+            assertThat(out.readLine()).isEqualTo("ready");
+            List<String> commands = RunMarker.find(runId).stream().map(h -> h.info().command().orElse("?")).toList();
+            assertThat(commands).as("the sandboxed tree carries the marker").hasSizeGreaterThanOrEqualTo(4)
+                    .anyMatch(c -> c.endsWith("bwrap")).anyMatch(c -> c.endsWith("sleep"));
+
+            jvm.destroyForcibly(); // SIGKILL: no shutdown hook runs
+
+            assertThat(jvm.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (!RunMarker.find(runId).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(RunMarker.find(runId)).as("left with the marker after the JVM was killed").isEmpty();
+        } finally {
+            jvm.destroyForcibly();
+            RunMarker.killAll(runId, Duration.ZERO);
+        }
+    }
+}
