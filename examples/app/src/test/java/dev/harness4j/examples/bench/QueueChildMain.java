@@ -2,6 +2,7 @@ package dev.harness4j.examples.bench;
 
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.process.Sandbox;
 import dev.harness4j.core.queue.QueueEntry;
 import dev.harness4j.core.queue.QueueProcessor;
 import dev.harness4j.core.queue.RunQueue;
@@ -29,7 +30,10 @@ public final class QueueChildMain {
             RunQueue queue = RunQueue.builder().stateDir(state).build();
             try (HarnessRunner runner = HarnessRunner.builder().stateDir(state)
                     .registry(HarnessRegistry.builder().add(new FakeHarness()).build())
-                    .providers(new ScriptedProvider(server)).build();
+                    .providers(new ScriptedProvider(server))
+                    // unconfined: the test checks that recovery sweeps what survives a kill -9; a sandboxed
+                    // tree dies with its JVM instead (--die-with-parent, SandboxKillTest)
+                    .sandbox(Sandbox.OFF).build();
                     QueueProcessor p = QueueProcessor.builder(queue, QueueProcessor.Executor.of(runner))
                             .concurrency(concurrency).listener(new QueueProcessor.Listener() {
                                 @Override
