@@ -1,5 +1,6 @@
 package dev.harness4j.opencode;
 
+import dev.harness4j.testkit.OfflineHome;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.harness4j.api.ApiStyle;

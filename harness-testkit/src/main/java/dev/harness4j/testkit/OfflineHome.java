@@ -1,4 +1,4 @@
-package dev.harness4j.aider;
+package dev.harness4j.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,15 +24,23 @@ import java.util.stream.Stream;
  * <p>The HOME is seeded with the dirs package managers and CLIs write to ({@code .npm}, {@code
  * .cache}, {@code .config}, {@code .local}). Every proxy variable, the npm registry and the pip
  * index point at a loopback trap that records the first line of every connection and closes it;
- * {@code NO_PROXY} exempts loopback, so the scripted model server stays reachable.
+ * {@code NO_PROXY} exempts loopback, so the scripted model server stays reachable. Used by the
+ * adapters' offline end-to-end tests: run with {@link #environment()} as the runner's
+ * environment, then assert {@link #trapped()} is empty and {@link #snapshot()} unchanged.
  */
-final class OfflineHome implements AutoCloseable {
+public final class OfflineHome implements AutoCloseable {
     private final Path home;
     private final ServerSocket trap;
     private final List<String> trapped = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
 
-    OfflineHome(Path home) throws IOException {
+    /**
+     * Seeds {@code home} and starts the loopback trap.
+     *
+     * @param home an empty directory to serve as HOME
+     * @throws IOException when the seed files or the trap's socket cannot be made
+     */
+    public OfflineHome(Path home) throws IOException {
         this.home = home;
         for (String rel : List.of(".npm/_cacache/index-v5/00/seed", ".cache/seed/seed.txt",
                 ".config/seed/seed.json", ".local/share/seed/seed.txt", ".local/state/seed/seed.txt")) {
@@ -73,7 +81,7 @@ final class OfflineHome implements AutoCloseable {
     }
 
     /** The fake HOME. */
-    Path home() {
+    public Path home() {
         return home;
     }
 
@@ -81,7 +89,7 @@ final class OfflineHome implements AutoCloseable {
      * This JVM's environment with HOME in the fake one, the XDG base dirs unset (so they default
      * below HOME), and every way out of the machine pointed at the trap.
      */
-    Map<String, String> environment() {
+    public Map<String, String> environment() {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.keySet().removeIf(k -> k.startsWith("XDG_") || k.toLowerCase().endsWith("_proxy")
                 || k.toLowerCase().startsWith("npm_config_") || k.startsWith("PIP_"));
@@ -98,12 +106,12 @@ final class OfflineHome implements AutoCloseable {
     }
 
     /** The first line of every connection the trap received (requests that tried to leave loopback). */
-    List<String> trapped() {
+    public List<String> trapped() {
         return List.copyOf(trapped);
     }
 
     /** Every path below the fake HOME with its content and modification time. */
-    Map<String, String> snapshot() {
+    public Map<String, String> snapshot() {
         Map<String, String> out = new java.util.TreeMap<>();
         try (Stream<Path> walk = Files.walk(home)) {
             for (Path p : walk.toList()) {
