@@ -91,4 +91,15 @@ public interface Harness {
     default Login interpretLogin(Execution execution) {
         return Login.unknown();
     }
+
+    /**
+     * The command a user runs to log this CLI in (e.g. {@code claude auth login}), named in the
+     * error when a runner that requires a login refuses a run; empty (the default) when the CLI
+     * has no login of its own and reaches its model with the key the provider gives.
+     *
+     * @return the login command, or empty
+     */
+    default Optional<String> loginCommand() {
+        return Optional.empty();
+    }
 }

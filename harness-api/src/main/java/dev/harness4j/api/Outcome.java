@@ -30,7 +30,15 @@ public enum Outcome {
     /** The harness stopped at its max-turns limit. */
     MAX_TURNS,
     /** The run passed a budget limit: the CLI's own, or the guard's on metered tokens, cost or model requests. */
-    BUDGET;
+    BUDGET,
+    /**
+     * The run did its work, but the model that answered was not the one asked for, or no one
+     * could tell which model answered, and the runner was told to require the served model
+     * (strict mode): its result cannot be trusted as a result of the requested model. Written
+     * {@code model-mismatch}; not a success and never retried (the same endpoint would answer
+     * the same way), so a queue and a bench count it as failed.
+     */
+    MODEL_MISMATCH;
 
     /**
      * The kebab-case name used on disk: {@code no-op}, {@code rate-limited}, ...

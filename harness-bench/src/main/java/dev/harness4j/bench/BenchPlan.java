@@ -51,6 +51,8 @@ public final class BenchPlan {
     private final Limits limits;
     private final Map<String, String> options;
     private final boolean force;
+    /** The runner's served-model policy: under STRICT a cached success not served by its model runs again. */
+    private final dev.harness4j.core.Requirement servedModel;
     private final String id;
     private final int trials;
     private final Map<String, BenchTask> byLabel = new LinkedHashMap<>();
@@ -68,6 +70,7 @@ public final class BenchPlan {
         this.limits = b.limits;
         this.options = Map.copyOf(b.options);
         this.force = b.force;
+        this.servedModel = b.runner.servedModelRequirement();
     }
 
     /** A builder that validates against the runner's adapters, installations and providers. */
@@ -108,7 +111,10 @@ public final class BenchPlan {
      * The combos still to run: those with neither a result nor an entry in the queue that can
      * still run (queued, waiting for a retry, or running — a run whose owner died is queued
      * again by the queue's recovery). With {@link Builder#force}, combos with a result run again,
-     * but a combo already in the queue is never queued twice.
+     * but a combo already in the queue is never queued twice. When the runner requires the
+     * served model strictly ({@link HarnessRunner.Builder#requireServedModel}), a result is
+     * checked again under that policy: one that succeeded with a served model other than {@code
+     * match} (written under a laxer policy) no longer counts, and its combo runs again.
      *
      * @param queue the queue to consult, or {@code null} to look at results only
      */
@@ -118,12 +124,27 @@ public final class BenchPlan {
         Set<List<Object>> done = new HashSet<>();
         if (!force) {
             for (dev.harness4j.core.StoredResult r : results.all()) {
-                if (r.task() != null && byLabel.containsKey(r.task())) {
+                if (r.task() != null && byLabel.containsKey(r.task()) && stillPasses(r)) {
                     done.add(Arrays.asList(r.harness(), r.provider(), r.resolvedModel(), r.task(), r.trial()));
                 }
             }
         }
         return combos.stream().filter(c -> !pending.contains(key(c)) && !done.contains(key(c))).toList();
+    }
+
+    /** Whether a cached result stands under the runner's served-model policy (see {@link #toRun}). */
+    private boolean stillPasses(dev.harness4j.core.StoredResult r) {
+        if (servedModel != dev.harness4j.core.Requirement.STRICT) {
+            return true;
+        }
+        try {
+            if (!dev.harness4j.api.Outcome.fromWireName(r.outcome()).isSuccess()) {
+                return true; // a failure stays one: the policy can only turn successes into failures
+            }
+            return "match".equals(MetaReader.read(Files.readAllBytes(r.metaFile())).verdict);
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            return true; // unreadable or unknown: the index already listed it; nothing to judge it by
+        }
     }
 
     /** The spec of one combo; its prompt framed by the {@link dev.harness4j.core.AutonomyPreamble}. */

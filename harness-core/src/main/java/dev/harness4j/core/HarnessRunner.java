@@ -102,6 +102,8 @@ public final class HarnessRunner implements AutoCloseable {
     final ProcessSupervisor supervisor;
     final boolean runningAsRoot;
     final boolean metering;
+    final Requirement requireServedModel;
+    final Requirement requireLogin;
     final RunnerSandbox sandbox;
     private final PriceList prices;
     private Meter meter; // started by the first metered run; guarded by this
@@ -136,6 +138,8 @@ public final class HarnessRunner implements AutoCloseable {
         this.supervisor = ProcessSupervisor.builder().termGrace(b.termGrace).build();
         this.runningAsRoot = detectRoot();
         this.metering = b.metering;
+        this.requireServedModel = b.requireServedModel;
+        this.requireLogin = b.requireLogin;
         this.sandbox = new RunnerSandbox(b.sandbox, b.sandboxNetwork, b.bwrap, b.sandboxReadOnly, environment);
         this.prices = b.prices;
     }
@@ -206,6 +210,11 @@ public final class HarnessRunner implements AutoCloseable {
      */
     public ResultIndex results() {
         return results;
+    }
+
+    /** How firmly this runner requires the served model to be the requested one ({@link Builder#requireServedModel}). */
+    public Requirement servedModelRequirement() {
+        return requireServedModel;
     }
 
     /** The adapters this runner knows. */
@@ -407,6 +416,8 @@ public final class HarnessRunner implements AutoCloseable {
         private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
         private Duration loginCacheTtl = DEFAULT_LOGIN_CACHE_TTL;
         private boolean metering = true;
+        private Requirement requireServedModel = Requirement.OFF;
+        private Requirement requireLogin = Requirement.OFF;
         private PriceList prices = PriceList.NONE;
         private Sandbox sandbox = Sandbox.AUTO;
         private Sandbox.Network sandboxNetwork = Sandbox.Network.METER_ONLY;
@@ -456,6 +467,33 @@ public final class HarnessRunner implements AutoCloseable {
          */
         public Builder metering(boolean value) {
             this.metering = value;
+            return this;
+        }
+
+        /**
+         * Whether a run must be served by the model it asked for. {@link Requirement#REQUIRED}:
+         * a run whose served-model verdict is {@code mismatch} or {@code unmeasured} is marked
+         * untrusted ({@code meta.json}'s {@code trust}, a note); {@link Requirement#STRICT}: such
+         * a run that succeeded ends {@code model-mismatch} instead, which a queue does not retry
+         * and a bench counts as failed (and runs again when it resumes). Default {@link
+         * Requirement#OFF}. The verdict comes from the meter, else from the adapter.
+         */
+        public Builder requireServedModel(Requirement value) {
+            this.requireServedModel = Objects.requireNonNull(value, "requireServedModel");
+            return this;
+        }
+
+        /**
+         * Whether the CLI must be logged in before its run starts, by the adapter's login probe
+         * (cached, {@link #loginCacheTtl}). {@link Requirement#REQUIRED}: a CLI that says it is
+         * logged out is refused with a {@link dev.harness4j.api.NotLoggedInException} naming its
+         * login command, before the harness process starts and with no result written; {@link
+         * Requirement#STRICT}: an unknown answer is refused too. An adapter without a probe
+         * (its CLI has no login of its own) is never refused. Default {@link Requirement#OFF};
+         * anything else needs {@link #loginProbe} on.
+         */
+        public Builder requireLogin(Requirement value) {
+            this.requireLogin = Objects.requireNonNull(value, "requireLogin");
             return this;
         }
 
@@ -575,6 +613,10 @@ public final class HarnessRunner implements AutoCloseable {
         }
 
         public HarnessRunner build() {
+            if (requireLogin != Requirement.OFF && !loginProbe) {
+                throw new IllegalStateException("requireLogin(" + requireLogin + ") needs the login probe; remove "
+                        + "loginProbe(false) or set requireLogin(Requirement.OFF)");
+            }
             return new HarnessRunner(this);
         }
     }

@@ -81,6 +81,10 @@ final class RunExecution {
     private AfterHarnessStep after;
     /** What confined the harness process, for meta.json's {@code sandbox}; null when it did not start. */
     private java.util.Map<String, Object> sandbox;
+    /** meta.json's {@code trust} under the served-model policy; null when the policy is off. */
+    private java.util.Map<String, Object> trust;
+    /** Whether the adapter has a login probe (asked only when the runner probes logins). */
+    private boolean hasLoginProbe;
     /** The runner's listener, and the run's own when one was given. */
     private final HarnessListener listener;
 
@@ -120,6 +124,16 @@ final class RunExecution {
             events = new EventLog(eventsFile, Redactor.of(secrets), listener);
             status(events, HarnessEvent.Status.PREPARING, null);
             stages(events);
+        } catch (dev.harness4j.api.NotLoggedInException e) { // refused before the harness started: no result
+            try {
+                closeMeter();
+            } finally {
+                if (events != null) {
+                    closeQuietly(events);
+                }
+                cleanup(eventsFile, e);
+            }
+            throw e;
         } catch (IOException e) {
             fail(Stage.WORKSPACE, "could not write the event log " + eventsFile + ": " + e);
         } catch (InterruptedException e) {
@@ -174,6 +188,7 @@ final class RunExecution {
         }
         if (runner.loginProbe) {
             login = probeLogin(ctx);
+            RunPolicies.requireLogin(harness, hasLoginProbe, login, runner.requireLogin);
             if (bailedBeforeStart()) {
                 return;
             }
@@ -220,6 +235,12 @@ final class RunExecution {
                 // a bail accepted while the process was exiting: HarnessRunner.bail said yes, so it ends bailed
                 result = result.withOutcome(Outcome.BAILED, "bailed as the harness exited by itself (exit "
                         + outcome.exitCode() + "); what it did is kept");
+            }
+            RunPolicies.Trust judged = RunPolicies.servedModel(result, runner.requireServedModel);
+            result = judged.result();
+            trust = judged.section();
+            if (trust != null && !Boolean.TRUE.equals(trust.get("trusted"))) {
+                notes.add("untrusted: " + trust.get("reason"));
             }
             stage = null; // went through every stage
         }
@@ -283,6 +304,7 @@ final class RunExecution {
             if (probe.isEmpty()) {
                 return Login.unknown();
             }
+            hasLoginProbe = true;
             Invocation inv = probe.get();
             secrets.addAll(inv.secretValues());
             String cacheKey = loginCacheKey(inv, ctx);
@@ -388,6 +410,9 @@ final class RunExecution {
         builder.section("cli", runner.installations.identify(harness, executable)); // which binary ran
         if (sandbox != null) {
             builder.section("sandbox", sandbox);
+        }
+        if (trust != null) {
+            builder.section("trust", trust);
         }
         if (after != null) {
             after.sections.forEach(builder::section);
