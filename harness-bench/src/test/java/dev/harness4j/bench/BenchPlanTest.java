@@ -111,6 +111,31 @@ class BenchPlanTest {
         }
     }
 
+    private void cached(String harness, String runId, String outcome, String verdict) throws Exception {
+        Path dir = Files.createDirectories(runner.results().dirFor("hello", harness, "scripted", "scripted-a", runId));
+        Files.writeString(dir.resolve("meta.json"), "{\"run_id\":\"" + runId + "\",\"harness\":\"" + harness
+                + "\",\"provider\":\"scripted\",\"model\":\"scripted-a\",\"resolved_model\":\"scripted-a\","
+                + "\"task\":\"hello\",\"outcome\":\"" + outcome + "\",\"finished_at\":\"2026-12-01T00:00:00Z\","
+                + "\"served_model\":{\"requested\":\"scripted-a\",\"answered\":[],\"verdict\":\"" + verdict + "\"}}");
+    }
+
+    @Test
+    void aStrictServedModelPolicyRunsAgainCachedSuccessesThatWereNotServedByTheirModel() throws Exception {
+        cached("aider", "r1", "completed", "match");       // stands
+        cached("opencode", "r2", "completed", "unmeasured"); // written under a laxer policy: runs again
+        cached("claude-code", "r3", "error", "unmeasured");  // a failure stays one: not re-run
+        BenchPlan lax = plan().harnesses("aider", "opencode", "claude-code").provider("scripted").models("scripted-a")
+                .build();
+        assertThat(lax.toRun(runner.results(), null)).as("policy off: every cached result stands").isEmpty();
+        try (HarnessRunner strict = HarnessRunner.builder().stateDir(state).registry(BenchTesting.registry())
+                .providers(resolvers.toArray(ProviderResolver[]::new))
+                .requireServedModel(dev.harness4j.core.Requirement.STRICT).build()) {
+            BenchPlan p = BenchPlan.builder(strict).task("hello", "Create hello.txt").baseline(repo)
+                    .harnesses("aider", "opencode", "claude-code").provider("scripted").models("scripted-a").build();
+            assertThat(p.toRun(strict.results(), null)).extracting(Combo::harness).containsExactly("opencode");
+        }
+    }
+
     @Test
     void combosWithAResultAreSkippedUnlessForced() throws Exception {
         Path existing = Files.createDirectories(runner.results().dirFor("hello", "aider", "scripted", "scripted-a", "r1"));
