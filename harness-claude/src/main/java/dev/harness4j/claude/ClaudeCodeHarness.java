@@ -145,4 +145,9 @@ public final class ClaudeCodeHarness implements Harness {
     public Login interpretLogin(Execution execution) {
         return ClaudeLogins.interpret(execution);
     }
+
+    @Override
+    public Optional<String> loginCommand() {
+        return Optional.of("claude auth login");
+    }
 }

@@ -173,7 +173,10 @@ final class RunExecution {
         stage = Stage.PREPARE;
         ResolvedProvider seen = provider.withModel(model);
         price = runner.price(provider.name(), model).orElse(null);
-        if (runner.metering) {
+        if (runner.metering && provider.usesCliLogin()) {
+            notes.add("the wire was not metered: provider " + provider.name() + " is the CLI's own login and has no "
+                    + "endpoint to proxy; tokens, cost and served model are the adapter's");
+        } else if (runner.metering) {
             metered = openMeter(seen);
             seen = metered.provider();
         }
@@ -199,6 +202,10 @@ final class RunExecution {
         sandbox = RunnerSandbox.newSection(runner.sandbox);
         var confinement = runner.sandbox.confine(runner.workspaces.stateDir(), ws.dir(), ws.scratchDir(), baseline.repo(),
                 metered != null ? runner.meter().port() : null, sandbox).orElse(null);
+        if (confinement != null && provider.usesCliLogin() && "none".equals(sandbox.get("network"))) {
+            notes.add("the sandbox gives this run no network, but provider " + provider.name() + " is the CLI's own "
+                    + "login, which must reach its vendor: use HarnessRunner.Builder.sandboxNetwork(HOST)");
+        }
         outcome = runner.supervisor.run(ProcessRequest.builder(runId, invocation, ws.scratchDir())
                 .confinement(confinement)
                 .baseEnvironment(runner.environment)
@@ -358,7 +365,10 @@ final class RunExecution {
         new java.util.TreeMap<>(inv.files()).forEach((k, v) -> sb.append('\0').append(k).append(':').append(v));
         sb.append('\0').append(inv.workingDir()).append('\0').append(inv.stdin());
         String text = sb.toString().replace(ws.scratchDir().toString(), "<scratch>").replace(ws.dir().toString(), "<ws>")
-                .replace(ctx.provider().rootUrl(), provider.rootUrl()).replace(runId, "<run>");
+                .replace(runId, "<run>");
+        if (!provider.usesCliLogin()) { // the meter's per-run URL stands for the real one
+            text = text.replace(ctx.provider().rootUrl(), provider.rootUrl());
+        }
         try {
             byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(
                     java.nio.charset.StandardCharsets.UTF_8));

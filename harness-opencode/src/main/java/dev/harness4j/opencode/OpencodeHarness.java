@@ -7,7 +7,9 @@ import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.Login;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Runs opencode ({@code opencode-ai}) headless: {@code opencode run --format json}, isolated in
@@ -132,5 +134,21 @@ public final class OpencodeHarness implements Harness {
     @Override
     public HarnessResult interpret(Execution execution) {
         return OpencodeResults.interpret(execution);
+    }
+
+    /** {@code opencode auth list} with the run's config, XDG dirs and key; makes no model call. */
+    @Override
+    public Optional<Invocation> loginProbe(HarnessContext context) {
+        return Optional.of(OpencodeInvocations.loginProbe(context));
+    }
+
+    @Override
+    public Login interpretLogin(Execution execution) {
+        return OpencodeLogins.interpret(execution);
+    }
+
+    @Override
+    public Optional<String> loginCommand() {
+        return Optional.of("opencode auth login");
     }
 }

@@ -92,6 +92,27 @@ final class OpencodeInvocations {
         }
         PLUGIN_SDK_SEED.forEach(b::file);
 
+        environment(b, context);
+        return b.build();
+    }
+
+    /**
+     * {@code opencode auth list} with the run's config file, XDG dirs and key: what opencode
+     * would log in with (credentials in its {@code auth.json}, provider variables in the
+     * environment). Makes no model call.
+     */
+    static Invocation loginProbe(HarnessContext context) {
+        Invocation.Builder b = Invocation.builder(context.executable(), "auth", "list")
+                .workingDir(context.scratchDir().toAbsolutePath().normalize());
+        b.file(CONFIG_FILE, OpencodeConfig.render(context, null));
+        PLUGIN_SDK_SEED.forEach(b::file);
+        environment(b, context);
+        return b.build();
+    }
+
+    private static void environment(Invocation.Builder b, HarnessContext context) {
+        Path workspace = context.workspace().toAbsolutePath().normalize();
+        Path scratch = context.scratchDir().toAbsolutePath().normalize();
         for (String name : REMOVED_ENVIRONMENT) {
             b.removeEnv(name);
         }
@@ -115,6 +136,5 @@ final class OpencodeInvocations {
         if (context.provider().secret() != null) {
             b.secretEnv(OpencodeConfig.KEY_ENV, context.provider().secret().reveal());
         }
-        return b.build();
     }
 }
