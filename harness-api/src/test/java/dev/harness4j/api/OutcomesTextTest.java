@@ -53,11 +53,31 @@ class OutcomesTextTest {
         Execution dated = new Execution(ex.context(), ex.invocation(), 1, Termination.exited(), ex.stdout(), ex.stderr(),
                 ex.changes(), Duration.ofSeconds(3), end);
         assertThat(Outcomes.retryAt(dated, "try again in 20s")).contains(end.plusSeconds(20));
-        assertThat(dated.startedAt()).contains(end.minusSeconds(3));
+        assertThat(dated.startedAt()).as("derived by the old constructor").isEqualTo(end.minusSeconds(3));
         Execution undated = new Execution(ex.context(), ex.invocation(), 1, Termination.exited(), ex.stdout(),
                 ex.stderr(), ex.changes(), Duration.ofSeconds(3));
         assertThat(Outcomes.retryAt(undated, "try again in 20s")).isEmpty();
-        assertThat(undated.startedAt()).isEmpty();
+        assertThat(undated.startedAt()).isNull();
+    }
+
+    @Test
+    void theStartIsStoredNotDerivedAndMustNotFollowTheEnd() throws Exception {
+        Execution ex = execution();
+        Instant start = Instant.parse("2026-01-01T00:00:00Z");
+        Instant end = start.plusSeconds(90);
+        Execution stored = new Execution(ex.context(), ex.invocation(), 0, Termination.exited(), ex.stdout(),
+                ex.stderr(), ex.changes(), Duration.ofSeconds(2), start, end); // duration need not be end - start
+        assertThat(stored.startedAt()).isEqualTo(start);
+        assertThat(stored.finishedAt()).isEqualTo(end);
+        assertThat(stored.withChanges(ex.changes()).startedAt()).isEqualTo(start);
+        assertThat(stored.withTermination(Termination.exited()).startedAt()).isEqualTo(start);
+        Execution timed = ex.withTimes(start, end);
+        assertThat(timed.duration()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(timed.startedAt()).isEqualTo(start);
+        assertThat(Execution.exited(ex.context(), ex.invocation(), 0, ex.stdout(), ex.stderr()).startedAt()).isNotNull();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Execution(ex.context(), ex.invocation(), 0,
+                Termination.exited(), ex.stdout(), ex.stderr(), ex.changes(), Duration.ZERO, end, start))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("before startedAt");
     }
 
     @Test

@@ -230,7 +230,7 @@ final class RunExecution {
         } else {
             Execution execution = new Execution(ctx, invocation, outcome.exitCode(), termination,
                     io.resolve("stdout.log"), io.resolve("stderr.log"), captured.changes(), outcome.duration(),
-                    outcome.finishedAt());
+                    outcome.startedAt(), outcome.finishedAt());
             result = imposeTermination(harness.interpret(execution), termination);
             adapterResult = result;
             if (wire != null) {
@@ -337,7 +337,7 @@ final class RunExecution {
             }
             Login l = harness.interpretLogin(new Execution(ctx, inv, o.exitCode(), o.termination(),
                     io.resolve("login-stdout.log"), io.resolve("login-stderr.log"),
-                    GitChanges.none(baseline.commit()), o.duration(), o.finishedAt()));
+                    GitChanges.none(baseline.commit()), o.duration(), o.startedAt(), o.finishedAt()));
             if (l == null) {
                 return Login.unknown();
             }

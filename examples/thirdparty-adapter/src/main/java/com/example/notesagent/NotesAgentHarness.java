@@ -7,6 +7,7 @@ import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.Outcome;
 import dev.harness4j.api.Outcomes;
 import java.util.List;
 
@@ -46,7 +47,14 @@ public final class NotesAgentHarness implements Harness {
     @Override
     public HarnessResult interpret(Execution execution) {
         List<String> tail = execution.stdoutTail(1);
-        return HarnessResult.builder(Outcomes.opaque(execution), execution.context().model())
+        // exit code and git decide; a failure's wording refines it ("429 ... try again in 20s" is rate-limited)
+        Outcome outcome = Outcomes.opaque(execution);
+        if (!execution.exitedCleanly() && outcome == Outcome.ERROR) {
+            outcome = Outcomes.fromText(execution.stderrTailText(8192)).orElse(outcome);
+        }
+        return HarnessResult.builder(outcome, execution.context().model())
+                .retryAt(outcome == Outcome.RATE_LIMITED
+                        ? Outcomes.retryAt(execution, execution.stderrTailText(8192)).orElse(null) : null)
                 .summary(tail.isEmpty() ? null : tail.get(0))
                 .reason(execution.exitedCleanly() ? null : "exit " + execution.exitCode() + ": " + execution.stderrTail(5))
                 .build();
