@@ -234,7 +234,8 @@ final class RunExecution {
             result = imposeTermination(harness.interpret(execution), termination);
             adapterResult = result;
             if (wire != null) {
-                WireTruth.Applied applied = WireTruth.apply(result, wire, model, price, termination);
+                WireTruth.Applied applied = WireTruth.apply(result, wire, model, price, termination,
+                        harness.completionMode());
                 result = applied.result();
                 notes.addAll(applied.notes());
             }
@@ -418,6 +419,7 @@ final class RunExecution {
                 .meter(wire == null || outcome == null ? null : new MeterSummary(wire.requests(), wire.modelRequests(),
                         wire.measuredRequests(), wire.tokens(), wire.answered(), wire.budgetPassed()));
         builder.section("cli", runner.installations.identify(harness, executable)); // which binary ran
+        builder.section("completion_mode", harness.completionMode().name().toLowerCase(java.util.Locale.ROOT));
         if (sandbox != null) {
             builder.section("sandbox", sandbox);
         }

@@ -153,6 +153,7 @@ class RunPoliciesTest {
             RunRecord off = r.run(spec("echo w > w.txt").build());
             assertThat(off.result().outcome()).isEqualTo(Outcome.COMPLETED);
             assertThat(meta(off).has("trust")).as("policy off: no trust section").isFalse();
+            assertThat(meta(off).get("completion_mode").asText()).as("recorded for every run").isEqualTo("opaque");
         }
         try (HarnessRunner r = runner(HarnessRunner.builder().requireServedModel(Requirement.REQUIRED))) {
             RunRecord unmeasured = r.run(spec("echo w > w.txt").build());

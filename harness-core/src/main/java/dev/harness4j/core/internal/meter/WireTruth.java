@@ -1,5 +1,6 @@
 package dev.harness4j.core.internal.meter;
 
+import dev.harness4j.api.CompletionMode;
 import dev.harness4j.api.Cost;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
@@ -25,8 +26,10 @@ import java.util.Optional;
  *       is listed but no substitution); mismatch when no request asked for the run's model.
  *   <li>Cost: metered tokens × the model's price ({@code metered-price}); without a price or
  *       without metered input and output, the adapter's (a CLI estimate), or none.
- *   <li>Outcome: when the process exited by itself and the adapter said only {@code error} or
- *       {@code no-op}, the last model request decides: 429 rate-limited (with its retry time),
+ *   <li>Outcome: when the process exited by itself and the adapter said only {@code error} (or,
+ *       for an {@link CompletionMode#OPAQUE} harness, {@code no-op}: exit 0 with nothing changed
+ *       is what some CLIs do after a failed request; a {@link CompletionMode#STRUCTURED} harness's
+ *       {@code no-op} comes from a clean result envelope and stands), the last model request decides: 429 rate-limited (with its retry time),
  *       401/403 auth, 400/413 with context-length wording context-overflow, 5xx, a broken stream
  *       or an unreachable endpoint transient. Any other adapter outcome stands; a rate-limited
  *       one without a retry time gets the wire's.
@@ -49,6 +52,22 @@ public final class WireTruth {
      */
     public static Applied apply(HarnessResult adapter, MeterReport report, String model, ModelPrice price,
             Termination termination) {
+        return apply(adapter, report, model, price, termination, CompletionMode.OPAQUE);
+    }
+
+    /**
+     * Applies the report for a harness of the given completion mode.
+     *
+     * @param adapter the adapter's result (the guard's verdict already imposed)
+     * @param report what the wire showed
+     * @param model the model the run asked for
+     * @param price the model's price, or {@code null}
+     * @param termination how the process ended, or {@code null} when it never started
+     * @param mode how the harness reports its end: a structured one's {@code no-op} is not refined
+     */
+    public static Applied apply(HarnessResult adapter, MeterReport report, String model, ModelPrice price,
+            Termination termination, CompletionMode mode) {
+        boolean ambiguousNoOp = mode == CompletionMode.OPAQUE;
         List<String> notes = new ArrayList<>();
         TokenUsage tokens = adapter.tokens();
         Cost cost = adapter.cost();
@@ -87,7 +106,7 @@ public final class WireTruth {
             RequestRecord last = report.lastModel();
             boolean exited = termination != null && termination.kind() == Termination.Kind.EXITED;
             Outcome wire = last == null ? null : classify(last);
-            if (exited && wire != null && (outcome == Outcome.ERROR || outcome == Outcome.NO_OP)) {
+            if (exited && wire != null && (outcome == Outcome.ERROR || ambiguousNoOp && outcome == Outcome.NO_OP)) {
                 reason = wireReason(last, wire);
                 outcome = wire;
                 retryAt = wire == Outcome.RATE_LIMITED ? last.retryAt() : null;

@@ -61,6 +61,18 @@ class WireTruthTest {
     }
 
     @Test
+    void aStructuredHarnesssNoOpStandsWhereAnOpaqueOnesIsRefinedByTheWire() {
+        RequestRecord failed = req(500, "m", null, null, null, "api_error", "internal error", null, null);
+        MeterReport r = report(List.of(), List.of(), failed);
+        assertThat(WireTruth.apply(adapter(Outcome.NO_OP), r, "m", null, Termination.exited(),
+                dev.harness4j.api.CompletionMode.OPAQUE).result().outcome()).isEqualTo(Outcome.TRANSIENT);
+        assertThat(WireTruth.apply(adapter(Outcome.NO_OP), r, "m", null, Termination.exited(),
+                dev.harness4j.api.CompletionMode.STRUCTURED).result().outcome()).isEqualTo(Outcome.NO_OP);
+        assertThat(WireTruth.apply(adapter(Outcome.ERROR), r, "m", null, Termination.exited(),
+                dev.harness4j.api.CompletionMode.STRUCTURED).result().outcome()).isEqualTo(Outcome.TRANSIENT);
+    }
+
+    @Test
     void aSpecificAdapterClassAndAGuardStopWin() {
         RequestRecord limited = req(429, "m", null, null, null, "rate_limit_error", "slow down", AT, null);
         assertThat(WireTruth.apply(adapter(Outcome.CONTEXT_OVERFLOW), report(List.of(), List.of(), limited), "m", null,
