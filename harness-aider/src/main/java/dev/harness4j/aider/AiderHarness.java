@@ -41,6 +41,11 @@ import java.util.List;
  * estimate when aider streamed (it then counts with its own tokenizer), and cost its last session
  * cost; a request the endpoint rejected is no usage ({@link UsageLines}); which model answered is
  * unmeasured (aider does not print it).
+ *
+ * <p>No login probe: aider has no login of its own (it reaches its model only with the endpoint
+ * and key the provider gives), so {@code requireLogin} never refuses it and {@code meta.json}'s
+ * {@code login} is {@code unknown}; a provider that is the CLI's own login is refused by {@link
+ * #prepare}.
  */
 public final class AiderHarness implements Harness {
     /** This adapter's id. */

@@ -122,6 +122,11 @@ final class AiderLaunch {
      */
     static Invocation invocation(HarnessContext ctx) {
         ResolvedProvider provider = ctx.provider();
+        if (provider.usesCliLogin()) {
+            throw new HarnessException("aider cannot use provider '" + provider.name() + "', the CLI's own login: "
+                    + "aider has no login of its own: it reaches its model only through the endpoint and key it is given; "
+                    + "configure the provider with a base_url (and key_env)");
+        }
         if (!provider.serves(ApiStyle.OPENAI)) {
             throw new HarnessException("aider talks to models through the OpenAI Chat Completions API, but provider '"
                     + provider.name() + "' at " + provider.rootUrl() + " serves only " + provider.apiStyles()

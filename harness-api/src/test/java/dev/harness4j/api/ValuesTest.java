@@ -129,4 +129,21 @@ class ValuesTest {
     private static ResolvedProvider provider(String url) {
         return new ResolvedProvider("p", EnumSet.of(ApiStyle.OPENAI), URI.create(url), null, AuthScheme.BEARER, "m");
     }
+
+    @Test
+    void aCliLoginProviderHasNoUrlStyleOrKey() {
+        ResolvedProvider own = ResolvedProvider.cliLogin("own", "sonnet");
+        assertThat(own.usesCliLogin()).isTrue();
+        assertThat(own.baseUrl()).isNull();
+        assertThat(own.serves(ApiStyle.ANTHROPIC)).isFalse();
+        assertThat(own.withModel("opus").usesCliLogin()).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(own::rootUrl).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("own login");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ResolvedProvider("p",
+                java.util.Set.of(ApiStyle.OPENAI), null, null, AuthScheme.API_KEY, "m"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("CLI's own login");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ResolvedProvider("p", java.util.Set.of(),
+                java.net.URI.create("http://h"), null, AuthScheme.API_KEY, "m"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one API style");
+    }
 }

@@ -113,6 +113,11 @@ final class ClaudeInvocations {
     }
 
     private static void requireAnthropic(ResolvedProvider provider) {
+        if (provider.usesCliLogin()) {
+            throw new HarnessException("claude-code cannot use provider '" + provider.name() + "', the CLI's own login: "
+                    + "its runs use a private CLAUDE_CONFIG_DIR, so the user's claude login is never seen; "
+                    + "configure the provider with a base_url (and key_env)");
+        }
         if (!provider.serves(ApiStyle.ANTHROPIC)) {
             throw new HarnessException("claude-code cannot run on provider '" + provider.name() + "' at "
                     + provider.baseUrl() + ": it serves " + provider.apiStyles()

@@ -43,7 +43,8 @@ final class ProvidersCommand implements Runnable {
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             for (ProviderConfig c : Providers.fromStateDir(state.resolve()).configs()) {
-                out.printf("%-16s %-40s default %-24s %d models%n", c.name(), c.baseUrl(), c.defaultModel(),
+                out.printf("%-16s %-40s default %-24s %d models%n", c.name(),
+                        c.cliLogin() ? "(the CLI's own login)" : c.baseUrl(), c.defaultModel(),
                         c.models().size());
             }
             return Harness4j.OK;
@@ -66,6 +67,10 @@ final class ProvidersCommand implements Runnable {
             Providers p = Providers.fromStateDir(state.resolve());
             int bad = 0;
             for (String n : names(p, providers)) {
+                if (p.config(n).map(ProviderConfig::cliLogin).orElse(false)) {
+                    out.printf("%-16s %-9s %s%n", n, "skipped", "the CLI's own login: no endpoint to check");
+                    continue;
+                }
                 HealthCheck h = p.health(n);
                 bad += h.healthy() ? 0 : 1;
                 out.printf("%-16s %-9s %s %s%n", n, h.healthy() ? "ok" : "unhealthy", h.endpoint(),
@@ -90,6 +95,10 @@ final class ProvidersCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             Providers p = Providers.fromStateDir(state.resolve());
             for (String n : names(p, providers)) {
+                if (p.config(n).map(ProviderConfig::cliLogin).orElse(false)) {
+                    out.printf("%-16s skipped: the CLI's own login has no catalogue to fetch%n", n);
+                    continue;
+                }
                 CatalogueRefresh r = p.refresh(n);
                 out.printf("%-16s %d added %s, %d removed %s%s%n", n, r.added().size(), r.added(), r.removed().size(),
                         r.removed(), r.defaultModelVanished() ? "; its default model is no longer listed" : "");

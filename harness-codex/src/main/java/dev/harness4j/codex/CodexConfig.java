@@ -24,6 +24,11 @@ final class CodexConfig {
 
     /** Refuses an endpoint that does not serve the OpenAI API, the only one Codex speaks. */
     static void requireOpenAi(ResolvedProvider provider) {
+        if (provider.usesCliLogin()) {
+            throw new HarnessException("codex cannot use provider '" + provider.name() + "', the CLI's own login: "
+                    + "its runs use a private CODEX_HOME, so the user's codex login is never seen; "
+                    + "configure the provider with a base_url (and key_env)");
+        }
         if (!provider.serves(ApiStyle.OPENAI)) {
             throw new HarnessException("codex cannot talk to provider '" + provider.name() + "': it serves "
                     + provider.apiStyles() + ", but Codex speaks only OpenAI's Responses API (POST /v1/responses); "

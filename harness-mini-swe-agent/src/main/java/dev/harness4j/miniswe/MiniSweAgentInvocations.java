@@ -96,6 +96,11 @@ final class MiniSweAgentInvocations {
 
     static Invocation of(HarnessContext context) {
         ResolvedProvider provider = context.provider();
+        if (provider.usesCliLogin()) {
+            throw new HarnessException("mini-swe-agent cannot use provider '" + provider.name() + "', the CLI's own login: "
+                    + "mini-swe-agent has no login of its own: it reaches its model only through the endpoint and key it is given; "
+                    + "configure the provider with a base_url (and key_env)");
+        }
         if (!provider.serves(ApiStyle.OPENAI)) {
             throw new HarnessException("mini-swe-agent cannot talk to provider '" + provider.name() + "': it serves "
                     + provider.apiStyles() + ", but the mini-swe-agent adapter speaks OpenAI Chat Completions through "

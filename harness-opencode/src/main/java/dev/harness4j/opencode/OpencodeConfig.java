@@ -47,6 +47,11 @@ final class OpencodeConfig {
 
     /** Which bundled provider package serves the endpoint: OpenAI-compatible first, else Anthropic. */
     static String npmPackage(ResolvedProvider provider) {
+        if (provider.usesCliLogin()) {
+            throw new HarnessException("opencode cannot use provider '" + provider.name() + "', the CLI's own login: "
+                    + "its runs use private XDG dirs, so the user's opencode auth.json is never seen; "
+                    + "configure the provider with a base_url (and key_env)");
+        }
         if (provider.serves(ApiStyle.OPENAI)) {
             return NPM_OPENAI_COMPATIBLE;
         }

@@ -34,12 +34,19 @@ import org.slf4j.LoggerFactory;
  *         .build();
  * }</pre>
  *
+ * <p>A provider can also be the CLI's own login: no endpoint, API style or key, only models
+ * ({@link Builder#cliLogin()}, {@code "cli_login": true} in the file). A run on it hands the
+ * adapter {@link dev.harness4j.api.ResolvedProvider#cliLogin}; the CLI reaches its model by
+ * itself and the meter has nothing to proxy.
+ *
  * <p>The same providers as JSON ({@code <stateDir>/config/providers.json}, read by {@link
  * ProvidersFile}) are in {@code dev/harness4j/core/provider/providers-example.json}.
  *
  * @param name the provider's name, as a run spec names it ({@code [A-Za-z0-9._-]+})
- * @param apiStyles the wire formats the endpoint serves (a gateway may serve several)
- * @param baseUrl the endpoint's http(s) URL, with or without a trailing {@code /v1}
+ * @param apiStyles the wire formats the endpoint serves (a gateway may serve several); none for
+ *     the CLI's own login
+ * @param baseUrl the endpoint's http(s) URL, with or without a trailing {@code /v1}; {@code null}
+ *     for the CLI's own login
  * @param keyEnv the name of the environment variable holding the key, or {@code null} when the
  *     endpoint takes none
  * @param auth how the key is sent ({@link AuthScheme#API_KEY} or {@link AuthScheme#BEARER})
@@ -82,13 +89,20 @@ public record ProviderConfig(
             throw new IllegalArgumentException("provider name " + ConfigValues.shown(name) + " must match [A-Za-z0-9._-]+");
         }
         Objects.requireNonNull(apiStyles, "apiStyles");
-        if (apiStyles.isEmpty()) {
+        if (baseUrl == null) { // the CLI's own login
+            if (!apiStyles.isEmpty() || keyEnv != null || gateway != null || healthPath != null) {
+                throw new IllegalArgumentException("provider '" + name + "' is the CLI's own login (no base_url), so "
+                        + "it takes no api_styles, key_env, gateway or health_path; give it a base_url to make it an "
+                        + "endpoint, or drop those fields");
+            }
+        } else if (apiStyles.isEmpty()) {
             throw new IllegalArgumentException("provider '" + name + "' must serve at least one API style "
                     + Arrays.toString(ApiStyle.values()));
         }
-        apiStyles = Set.copyOf(EnumSet.copyOf(apiStyles));
-        Objects.requireNonNull(baseUrl, "baseUrl");
-        checkHttpUrl(name, baseUrl);
+        apiStyles = apiStyles.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(apiStyles));
+        if (baseUrl != null) {
+            checkHttpUrl(name, baseUrl);
+        }
         if (keyEnv != null) {
             checkEnvName(name, "key_env", keyEnv);
         }
@@ -164,6 +178,11 @@ public record ProviderConfig(
         return Optional.ofNullable(gateway);
     }
 
+    /** Whether this provider is the CLI's own login: no endpoint, the CLI reaches its model by itself. */
+    public boolean cliLogin() {
+        return baseUrl == null;
+    }
+
     /** Whether the endpoint serves the given API style. */
     public boolean serves(ApiStyle style) {
         return apiStyles.contains(style);
@@ -171,6 +190,9 @@ public record ProviderConfig(
 
     /** The base URL without a trailing slash or {@code /v1}: the root health paths hang from. */
     public URI rootUrl() {
+        if (baseUrl == null) {
+            throw new IllegalStateException("provider '" + name + "' is the CLI's own login: it has no URL");
+        }
         String s = trimSlashes(baseUrl.toString());
         return URI.create(s.endsWith("/v1") ? s.substring(0, s.length() - 3) : s);
     }
@@ -294,6 +316,7 @@ public record ProviderConfig(
         private String defaultModel;
         private String healthPath;
         private Gateway gateway;
+        private boolean cliLogin;
         private final Map<String, ModelPrice> prices = new LinkedHashMap<>();
 
         private Builder(String name) {
@@ -375,9 +398,23 @@ public record ProviderConfig(
         }
 
         /** @throws IllegalArgumentException when no base URL or API style was set */
+        /**
+         * Makes this provider the CLI's own login: no base URL, API style, key, gateway or health
+         * path may be set.
+         */
+        public Builder cliLogin() {
+            this.cliLogin = true;
+            return this;
+        }
+
         public ProviderConfig build() {
-            if (baseUrl == null) {
-                throw new IllegalArgumentException("provider '" + name + "' needs a base_url");
+            if (cliLogin && baseUrl != null) {
+                throw new IllegalArgumentException("provider '" + name + "' is the CLI's own login and has a base_url "
+                        + baseUrl + "; drop one of them");
+            }
+            if (baseUrl == null && !cliLogin) {
+                throw new IllegalArgumentException("provider '" + name + "' needs a base_url (or cli_login: true for a "
+                        + "CLI that reaches its model with its own login)");
             }
             return new ProviderConfig(name, apiStyles, baseUrl, keyEnv, auth, keyRequired, models, defaultModel,
                     healthPath, gateway, prices);

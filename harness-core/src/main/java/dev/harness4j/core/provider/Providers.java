@@ -104,6 +104,9 @@ public final class Providers implements ProviderResolver, PriceList {
                 requested ? "the run" : "default_model",
                 c.keyEnv() == null ? "none" : secret == null ? "absent (optional)"
                         : "from $" + ConfigValues.envName(c.keyEnv()));
+        if (c.cliLogin()) {
+            return Optional.of(ResolvedProvider.cliLogin(c.name(), model));
+        }
         return Optional.of(new ResolvedProvider(c.name(), c.apiStyles(), c.rootUrl(), secret, c.auth(), model));
     }
 
@@ -163,6 +166,7 @@ public final class Providers implements ProviderResolver, PriceList {
      */
     public Catalogue fetchCatalogue(String name) {
         ProviderConfig c = require(name);
+        requireEndpoint(c);
         return probe.catalogue(c, optionalKey(c), probeTimeout);
     }
 
@@ -179,6 +183,7 @@ public final class Providers implements ProviderResolver, PriceList {
      */
     public CatalogueRefresh refresh(String name) {
         ProviderConfig c = require(name);
+        requireEndpoint(c);
         Catalogue cat = probe.catalogue(c, optionalKey(c), probeTimeout);
         List<String> added = new ArrayList<>(new TreeSet<>(cat.models()));
         added.removeAll(c.models());
@@ -206,10 +211,19 @@ public final class Providers implements ProviderResolver, PriceList {
      */
     public HealthCheck health(String name) {
         ProviderConfig c = require(name);
+        requireEndpoint(c);
         HealthCheck h = probe.health(c, optionalKey(c), healthTimeout);
         log.debug("provider {}: health {} at {} in {} ms", name, h.healthy() ? "ok" : "failed", h.endpoint(),
                 h.elapsed().toMillis());
         return h;
+    }
+
+    /** Refuses what needs an endpoint for a provider that is the CLI's own login. */
+    private static void requireEndpoint(ProviderConfig c) {
+        if (c.cliLogin()) {
+            throw new ProviderNotResolvableException(c.name(), "provider '" + c.name() + "' is the CLI's own login: "
+                    + "it has no endpoint to check or list models from (its models come from providers.json)");
+        }
     }
 
     /** A copy with this provider config added or replaced (same file, environment and timeouts). */

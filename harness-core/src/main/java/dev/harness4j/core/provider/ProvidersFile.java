@@ -51,7 +51,10 @@ import java.util.stream.Collectors;
  * bearer}, default {@code api_key}), {@code key_required} (default {@code true}), {@code models},
  * {@code default_model}, {@code health_path}, {@code prices} ({@code {"<model>": {"input": 3,
  * "output": 15, "cache_read": 0.3, "cache_write": 3.75}}}, USD per million tokens), {@code gateway} ({@code {"type": "litellm",
- * "admin_key_env": "LITELLM_MASTER_KEY"}}). Unknown fields are rejected by name, malformed JSON
+ * "admin_key_env": "LITELLM_MASTER_KEY"}}), {@code cli_login} ({@code true} for a CLI that reaches
+ * its model with its own login: then only {@code models}, {@code default_model} and {@code
+ * prices} may be given, e.g. {@code {"name": "claude-login", "cli_login": true, "models":
+ * ["sonnet"], "default_model": "sonnet"}}). Unknown fields are rejected by name, malformed JSON
  * is reported with its line and column. Writes are atomic (temp file, then rename); a symlinked
  * file is written through to its target, and an existing file keeps its permissions.
  */
@@ -64,7 +67,7 @@ public final class ProvidersFile {
 
     private static final List<String> TOP_FIELDS = List.of("schema_version", "providers");
     private static final List<String> ENTRY_FIELDS = List.of("name", "api_styles", "base_url", "key_env", "auth",
-            "key_required", "models", "default_model", "health_path", "gateway", "prices");
+            "key_required", "models", "default_model", "health_path", "gateway", "prices", "cli_login");
     private static final List<String> PRICE_FIELDS = List.of("input", "output", "cache_read", "cache_write");
     private static final List<String> GATEWAY_FIELDS = List.of("type", "admin_key_env");
 
@@ -138,9 +141,13 @@ public final class ProvidersFile {
     private static ObjectNode toJson(ObjectMapper mapper, ProviderConfig p) {
         ObjectNode n = mapper.createObjectNode();
         n.put("name", p.name());
-        ArrayNode styles = n.putArray("api_styles");
-        p.apiStyles().stream().sorted().forEach(s -> styles.add(s.name().toLowerCase(Locale.ROOT)));
-        n.put("base_url", p.baseUrl().toString());
+        if (p.cliLogin()) {
+            n.put("cli_login", true);
+        } else {
+            ArrayNode styles = n.putArray("api_styles");
+            p.apiStyles().stream().sorted().forEach(s -> styles.add(s.name().toLowerCase(Locale.ROOT)));
+            n.put("base_url", p.baseUrl().toString());
+        }
         if (p.keyEnv() != null) {
             n.put("key_env", p.keyEnv());
             n.put("auth", p.auth().name().toLowerCase(Locale.ROOT));
@@ -335,9 +342,18 @@ public final class ProvidersFile {
                 @JsonProperty("default_model") String defaultModel,
                 @JsonProperty("health_path") String healthPath,
                 @JsonProperty("gateway") GatewayEntry gateway,
-                @JsonProperty("prices") Map<String, PriceEntry> prices) {
+                @JsonProperty("prices") Map<String, PriceEntry> prices,
+                @JsonProperty("cli_login") Boolean cliLogin) {
             if (name == null) {
                 throw new IllegalArgumentException("a provider needs a \"name\"");
+            }
+            if (Boolean.TRUE.equals(cliLogin)) {
+                if (auth != null || keyRequired != null || healthPath != null || gateway != null) {
+                    throw new IllegalArgumentException("provider '" + name + "' has \"cli_login\": true, so it takes "
+                            + "no \"auth\", \"key_required\", \"health_path\" or \"gateway\"; drop them");
+                }
+                this.config = cliLogin(name, apiStyles, baseUrl, keyEnv, models, defaultModel, prices);
+                return;
             }
             if (apiStyles == null || apiStyles.isEmpty()) {
                 throw new IllegalArgumentException("provider '" + name + "' needs \"api_styles\", some of "
@@ -410,6 +426,22 @@ public final class ProvidersFile {
             }
             return new ModelPrice(input, output, cacheRead, cacheWrite);
         }
+    }
+
+    /** A provider that is the CLI's own login: only models, a default model and prices. */
+    private static ProviderConfig cliLogin(String name, List<String> apiStyles, String baseUrl, String keyEnv,
+            List<String> models, String defaultModel, Map<String, PriceEntry> prices) {
+        if (apiStyles != null || baseUrl != null || keyEnv != null) {
+            throw new IllegalArgumentException("provider '" + name + "' has \"cli_login\": true, so it takes no "
+                    + "\"api_styles\", \"base_url\" or \"key_env\" (the CLI reaches its model with its own login); "
+                    + "drop them, or drop cli_login");
+        }
+        ProviderConfig.Builder b = ProviderConfig.builder(name).cliLogin().models(models == null ? List.of() : models)
+                .defaultModel(defaultModel);
+        if (prices != null) {
+            prices.forEach((model, price) -> b.price(model, price.toPrice(name, model)));
+        }
+        return b.build();
     }
 
     /** The {@code gateway} object of a provider. */

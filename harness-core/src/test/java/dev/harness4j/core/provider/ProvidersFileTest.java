@@ -164,6 +164,40 @@ class ProvidersFileTest {
     }
 
     @Test
+    void aCliLoginProviderHasNoEndpointResolvesWithoutOneAndRoundTrips() throws IOException {
+        Path f = file("{\"providers\":[{\"name\":\"claude-login\",\"cli_login\":true,\"models\":[\"sonnet\"],"
+                + "\"default_model\":\"sonnet\"}]}");
+        ProviderConfig c = ProvidersFile.read(f).get(0);
+        assertThat(c.cliLogin()).isTrue();
+        assertThat(c.baseUrl()).isNull();
+        assertThat(c.apiStyles()).isEmpty();
+        Providers providers = Providers.builder().configFile(f).build();
+        dev.harness4j.api.ResolvedProvider r = providers.resolve("claude-login", null).orElseThrow();
+        assertThat(r.usesCliLogin()).isTrue();
+        assertThat(r.model()).isEqualTo("sonnet");
+        assertThat(r.secret()).isNull();
+        assertThatThrownBy(r::v1Url).isInstanceOf(IllegalStateException.class).hasMessageContaining("own login");
+        assertThatThrownBy(() -> providers.health("claude-login"))
+                .isInstanceOf(dev.harness4j.api.ProviderNotResolvableException.class).hasMessageContaining("no endpoint");
+
+        Path out = dir.resolve("config/providers.json");
+        ProvidersFile.write(out, List.of(c));
+        assertThat(Files.readString(out)).contains("\"cli_login\" : true").doesNotContain("base_url");
+        assertThat(ProvidersFile.read(out)).containsExactly(c);
+    }
+
+    @Test
+    void aCliLoginProviderWithAnEndpointFieldIsRejectedSayingWhichToDrop() throws IOException {
+        assertThatThrownBy(() -> ProvidersFile.read(file("{\"providers\":[{\"name\":\"x\",\"cli_login\":true,"
+                + "\"base_url\":\"http://127.0.0.1:9\",\"api_styles\":[\"openai\"]}]}")))
+                .hasMessageContaining("provider 'x'").hasMessageContaining("cli_login").hasMessageContaining("base_url");
+        assertThatThrownBy(() -> ProvidersFile.read(file("{\"providers\":[{\"name\":\"y\",\"cli_login\":true,"
+                + "\"health_path\":\"/h\"}]}"))).hasMessageContaining("health_path");
+        assertThatThrownBy(() -> ProvidersFile.read(file("{\"providers\":[{\"name\":\"z\",\"models\":[\"m\"]}]}")))
+                .hasMessageContaining("api_styles");
+    }
+
+    @Test
     void pricesAreReadWrittenAndAskedForByModel() throws IOException {
         ProviderConfig priced = ProviderConfig.builder("p").apiStyles(dev.harness4j.api.ApiStyle.OPENAI)
                 .baseUrl("http://127.0.0.1:9/v1").models("a", "b")
