@@ -2,7 +2,7 @@
 # Runs the benchmark programs (no timed unit tests: each program measures contenders side by
 # side in one run and prints medians and ratios). Usage:
 #   bash scripts/benchmarks.sh                 all of them
-#   bash scripts/benchmarks.sh NAME...         some: overhead isolation supervisor sandbox queue summary metrics server matrix
+#   bash scripts/benchmarks.sh NAME...         some: overhead isolation supervisor sandbox queue summary metrics server matrix meter claude
 #   bash scripts/benchmarks.sh --smoke [NAME...]  each with a tiny size: proves they start (CI runs this)
 # The modules are built once (reactor, -am) and each program runs with `java` on its module's test
 # class path, so a program of one module never runs in another (exec:java would run in all of them).
@@ -11,10 +11,10 @@ cd "$(dirname "$0")/.."
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(overhead isolation supervisor sandbox queue summary metrics server matrix)
+[ ${#names[@]} -gt 0 ] || names=(overhead isolation supervisor sandbox queue summary metrics server matrix meter claude)
 for n in "${names[@]}"; do
-  case $n in overhead|isolation|supervisor|sandbox|queue|summary|metrics|server|matrix) ;;
-    *) echo "unknown benchmark '$n' (overhead isolation supervisor sandbox queue summary metrics server matrix)" >&2; exit 2 ;;
+  case $n in overhead|isolation|supervisor|sandbox|queue|summary|metrics|server|matrix|meter|claude) ;;
+    *) echo "unknown benchmark '$n' (overhead isolation supervisor sandbox queue summary metrics server matrix meter claude)" >&2; exit 2 ;;
   esac
 done
 bash scripts/install-clis.sh
@@ -25,7 +25,7 @@ mvn -B -q -pl "$MODULES" -am test-compile dependency:build-classpath \
 run() { # module main-class args...
   local module=$1 main=$2; shift 2
   echo "== $main $*" >&2
-  java -cp "$module/target/test-classes:$module/target/classes:$(cat "$module/target/benchmark.classpath")" "$main" "$@"
+  java ${JVM_OPTS:-} -cp "$module/target/test-classes:$module/target/classes:$(cat "$module/target/benchmark.classpath")" "$main" "$@"
 }
 tmp="${TMPDIR:-/tmp}"
 for n in "${names[@]}"; do
@@ -40,6 +40,8 @@ for n in "${names[@]}"; do
       metrics)    run harness-bench dev.harness4j.bench.benchmarks.MetricsReportBenchmark 300 30 ;;
       server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark 3 10 ;;
       matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark 2 1 ;;
+      meter)      JVM_OPTS=-Xmx64m run harness-core dev.harness4j.core.benchmarks.MeterBenchmark 20 1 ;;
+      claude)     run examples/app dev.harness4j.examples.benchmarks.ClaudeRunOverheadBenchmark 1 ;;
     esac
     continue
   fi
@@ -58,5 +60,7 @@ for n in "${names[@]}"; do
     metrics)    run harness-bench dev.harness4j.bench.benchmarks.MetricsReportBenchmark 100000 5000 ;;
     server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark ;;
     matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark ;;
+    meter)      JVM_OPTS=-Xmx64m run harness-core dev.harness4j.core.benchmarks.MeterBenchmark 2000 100 ;;
+    claude)     run examples/app dev.harness4j.examples.benchmarks.ClaudeRunOverheadBenchmark 10 ;;
   esac
 done
