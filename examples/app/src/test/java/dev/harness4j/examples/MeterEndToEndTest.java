@@ -221,6 +221,78 @@ class MeterEndToEndTest {
         assertThat(served.path("answered")).extracting(JsonNode::asText).contains("impostor-model-7b");
     }
 
+    /**
+     * Claude Code through the meter (its own retries off): a 429 with {@code retry-after} is
+     * rate-limited, its retry time the 429's arrival plus the header's wait, as the meter read it.
+     */
+    @Test
+    void aClaudeRateLimitIsRateLimitedWithTheRetryAtTheWireGave() throws Exception {
+        String model = "meter-429-claude";
+        Scenario.Builder s = Scenario.builder();
+        for (int i = 0; i < 8; i++) {
+            s.failRateLimited(Duration.ofSeconds(90));
+        }
+        server.script(model, s.build());
+
+        RunRecord record = run("claude-code", ScriptedProvider.NAME, model, LIMITS);
+
+        JsonNode meta = meta(record);
+        assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("rate-limited");
+        JsonNode last = requests(record).stream().filter(r -> r.path("status").asInt() == 429)
+                .reduce((a, b) -> b).orElseThrow();
+        java.time.Instant sent = java.time.Instant.parse(last.path("at").asText());
+        java.time.Instant retryAt = java.time.Instant.parse(meta.path("retry_at").asText());
+        assertThat(retryAt).as("the 429's time %s plus its retry-after of 90 s", sent)
+                .isBetween(sent.plusSeconds(89), sent.plusSeconds(92));
+    }
+
+    /** Claude Code through the meter: a connection dropped mid-answer is transient. */
+    @Test
+    void aClaudeConnectionDroppedMidAnswerIsTransient() throws Exception {
+        String model = "meter-drop-claude";
+        Scenario.Builder s = Scenario.builder();
+        for (int i = 0; i < 8; i++) {
+            s.dropConnection();
+        }
+        server.script(model, s.build());
+
+        RunRecord record = run("claude-code", ScriptedProvider.NAME, model, LIMITS);
+
+        JsonNode meta = meta(record);
+        assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("transient");
+        assertThat(meta.path("changes").path("files")).isEmpty();
+        assertThat(meta.path("tokens").path("input").isNull()).as("unmeasured, never 0").isTrue();
+    }
+
+    /**
+     * opencode retries a failing endpoint silently (no output between attempts, waits growing to
+     * ~30 s). Its requests reach the meter, which tells the guard: an inactivity limit shorter
+     * than the whole retry sequence does not stop it, and the run ends transient, not timeout.
+     */
+    @Test
+    void opencodeRetryingSilentlyAgainst500sIsNotStoppedAsIdleAndEndsTransient() throws Exception {
+        String model = "meter-500-opencode";
+        Scenario.Builder s = Scenario.builder();
+        for (int i = 0; i < 12; i++) {
+            s.fail(500, "scripted internal error");
+        }
+        server.script(model, s.build());
+        Duration idle = Duration.ofSeconds(35);
+
+        RunRecord record = run("opencode", ScriptedProvider.NAME, model, LIMITS.withInactivityTimeout(idle));
+
+        JsonNode meta = meta(record);
+        List<JsonNode> failed = requests(record).stream().filter(r -> r.path("status").asInt() == 500).toList();
+        java.time.Instant first = java.time.Instant.parse(failed.get(0).path("at").asText());
+        java.time.Instant lastTry = java.time.Instant.parse(failed.get(failed.size() - 1).path("at").asText());
+        System.out.printf("opencode silent retries: %d requests answered 500 over %d s%n", failed.size(),
+                Duration.between(first, lastTry).toSeconds());
+        assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("transient");
+        assertThat(meta.path("termination").path("kind").asText()).isEqualTo("exited");
+        assertThat(Duration.between(first, lastTry)).as("the retries lasted longer than the inactivity limit")
+                .isGreaterThan(idle);
+    }
+
     @Test
     void aRunThatKeepsCallingTheModelIsStoppedAtItsTokenBudget() throws Exception {
         String model = "meter-budget";
