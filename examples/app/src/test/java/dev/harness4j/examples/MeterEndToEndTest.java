@@ -265,9 +265,10 @@ class MeterEndToEndTest {
     }
 
     /**
-     * opencode retries a failing endpoint silently (no output between attempts, waits growing to
-     * ~30 s). Its requests reach the meter, which tells the guard: an inactivity limit shorter
-     * than the whole retry sequence does not stop it, and the run ends transient, not timeout.
+     * opencode retries a failing endpoint silently (no output between attempts, waits doubling to
+     * ~32 s). Its requests reach the meter, which tells the guard: an inactivity limit longer than
+     * one wait but shorter than the whole retry sequence does not stop it, and the run ends
+     * transient, not timeout. (With a limit below its longest wait, 35 s, it is stopped.)
      */
     @Test
     void opencodeRetryingSilentlyAgainst500sIsNotStoppedAsIdleAndEndsTransient() throws Exception {
@@ -277,16 +278,19 @@ class MeterEndToEndTest {
             s.fail(500, "scripted internal error");
         }
         server.script(model, s.build());
-        Duration idle = Duration.ofSeconds(35);
+        Duration idle = Duration.ofSeconds(45); // opencode 1.18 waits ~2, 4, 8, 16, 32 s between its six tries
 
         RunRecord record = run("opencode", ScriptedProvider.NAME, model, LIMITS.withInactivityTimeout(idle));
 
         JsonNode meta = meta(record);
         List<JsonNode> failed = requests(record).stream().filter(r -> r.path("status").asInt() == 500).toList();
+        assertThat(failed).as("requests %s; meta %s; transcript %s", requests(record), meta.toPrettyString(),
+                Files.exists(record.resultDir().resolve("transcript.log"))
+                        ? Files.readString(record.resultDir().resolve("transcript.log")) : "-").isNotEmpty();
         java.time.Instant first = java.time.Instant.parse(failed.get(0).path("at").asText());
         java.time.Instant lastTry = java.time.Instant.parse(failed.get(failed.size() - 1).path("at").asText());
-        System.out.printf("opencode silent retries: %d requests answered 500 over %d s%n", failed.size(),
-                Duration.between(first, lastTry).toSeconds());
+        System.out.printf("opencode silent retries: %d requests answered 500 over %d s, at %s%n", failed.size(),
+                Duration.between(first, lastTry).toSeconds(), failed.stream().map(r -> r.path("at").asText()).toList());
         assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("transient");
         assertThat(meta.path("termination").path("kind").asText()).isEqualTo("exited");
         assertThat(Duration.between(first, lastTry)).as("the retries lasted longer than the inactivity limit")
