@@ -158,8 +158,10 @@ public record ProviderConfig(
 
     /** A builder pre-filled with this config. */
     public Builder toBuilder() {
-        Builder b = new Builder(name).apiStyles(apiStyles).baseUrl(baseUrl).models(models)
+        Builder b = new Builder(name).apiStyles(apiStyles).models(models)
                 .defaultModel(defaultModel).healthPath(healthPath).gateway(gateway).prices(prices);
+        b.baseUrl = baseUrl;
+        b.cliLogin = baseUrl == null;
         b.keyEnv = keyEnv;
         b.auth = auth;
         b.keyRequired = keyRequired;

@@ -184,6 +184,7 @@ class ProvidersFileTest {
         ProvidersFile.write(out, List.of(c));
         assertThat(Files.readString(out)).contains("\"cli_login\" : true").doesNotContain("base_url");
         assertThat(ProvidersFile.read(out)).containsExactly(c);
+        assertThat(c.toBuilder().build()).isEqualTo(c);
     }
 
     @Test
