@@ -17,9 +17,9 @@ import java.util.Map;
  * A bench report as a directory that opens offline from {@code file://} (no CDN, no network):
  * {@code index.html} with a sortable leaderboard (pass rate, interval, pass@k, cost per pass,
  * median time), a task × combo grid coloured by pass rate whose cells link to their runs, the list
- * of runs, and the comparison with a baseline when given; and {@code runs/<n>.html}, one page per
- * run, with its figures, the diff coloured per file, the verify log, the transcript and the events
- * as a timeline. Files larger than {@value #MAX_FILE} bytes are cut, saying so.
+ * of runs (paged, filtered and sorted by the page itself: {@link RunsTable}), and the comparison
+ * with a baseline when given; and {@code runs/<n>.html}, one page per run, with its figures, the
+ * diff coloured per file, the verify log, the transcript and the events as a timeline. Files larger than {@value #MAX_FILE} bytes are cut, saying so.
  *
  * <pre>{@code
  * BenchSummary s = BenchSummary.read(stateDir);
@@ -143,22 +143,8 @@ public final class BenchReport {
             sb.append("<h2>Compared with the baseline</h2><pre id=\"compare\">").append(esc(SummaryFormat.compare(c)))
                     .append("</pre>");
         }
-        sb.append("<h2>Runs</h2><table id=\"runs\"><thead><tr>");
-        for (String h : List.of("task", "harness", "model", "trial", "outcome", "verify", "duration")) {
-            sb.append("<th onclick=\"sortBy(this)\">").append(h).append("</th>");
-        }
-        sb.append("</tr></thead><tbody>");
-        for (int i = 0; i < rows.size(); i++) {
-            ResultRow r = rows.get(i);
-            sb.append("<tr>").append("<td><a href=\"runs/").append(i).append(".html\">").append(esc(String.valueOf(r.task())))
-                    .append("</a></td>").append(td(r.harness())).append(td(String.valueOf(r.model())))
-                    .append(num(r.trial(), String.valueOf(r.trial()))).append(td(r.outcome()))
-                    .append("<td class=\"").append(esc(String.valueOf(r.verifyStatus()))).append("\">")
-                    .append(esc(r.verifyStatus() == null ? "-" : r.verifyStatus())).append("</td>")
-                    .append(num(r.durationMs() == null ? -1 : r.durationMs(), SummaryFormat.duration(r.durationMs())))
-                    .append("</tr>");
-        }
-        sb.append("</tbody></table><script>").append(SORT).append("</script></body></html>\n");
+        RunsTable.append(sb, rows);
+        sb.append("<script>").append(SORT).append("</script></body></html>\n");
         return sb.toString();
     }
 

@@ -59,11 +59,25 @@ class BenchReportChromiumTest {
 
     @Test
     void theIndexHasTheLeaderboardTheGridAndLinksToEveryRun() throws Exception {
-        String dom = chromium("--dump-dom", index);
+        String dom = withoutScripts(chromium("--dump-dom", index));
         assertThat(dom).contains("id=\"leaderboard\"", "id=\"grid\"", "id=\"runs\"", "pass@2");
         assertThat(dom.split("<tr>", -1).length - 1).as("3 header rows, 2 leaderboard, 2 grid and 8 run rows").isEqualTo(15);
         assertThat(dom).contains("href=\"runs/0.html\"", "href=\"runs/7.html\"");
         assertThat(dom.indexOf("claude-code")).as("the better combo ranks first").isLessThan(dom.indexOf("aider"));
+    }
+
+    @Test
+    void theRunListShowsAPageOfRunsAndSaysHowManyThereAre() throws Exception {
+        List<ResultRow> many = new ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            many.add(row("aider", "m", i == 7 ? "b/</script><b>odd" : "b/t" + i, 1, "completed", "passed", 1.0, 1000L + i, null, null));
+        }
+        Path big = BenchReport.write(dir.resolve("results"), many, BenchMetrics.of(many), null, dir.resolve("big"));
+        String dom = withoutScripts(chromium("--dump-dom", big));
+        String runs = dom.substring(dom.indexOf("<h2>Runs</h2>"));
+        assertThat(runs.split("<tr>", -1).length - 1).as("a header row and one page of runs").isEqualTo(1 + RunsTable.PAGE);
+        assertThat(runs).contains("runs 1–100 of 250", "href=\"runs/99.html\"", "b/&lt;/script&gt;&lt;b&gt;odd")
+                .doesNotContain("href=\"runs/100.html\"");
     }
 
     @Test
@@ -109,6 +123,11 @@ class BenchReportChromiumTest {
         }
         assertThat(p.exitValue()).as(Files.readString(dir.resolve("chromium.err"))).isZero();
         return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    /** The rendered DOM without the scripts' source text (which holds the markup the page renders). */
+    private static String withoutScripts(String dom) {
+        return dom.replaceAll("(?s)<script>.*?</script>", "");
     }
 
     private static boolean near(int rgb, int target) {
