@@ -19,7 +19,8 @@ import java.util.Map;
  * median time), a task × combo grid coloured by pass rate whose cells link to their runs, the list
  * of runs (paged, filtered and sorted by the page itself: {@link RunsTable}), and the comparison
  * with a baseline when given; and {@code runs/<n>.html}, one page per run, with its figures, the
- * diff coloured per file, the verify log, the transcript and the events as a timeline. Files larger than {@value #MAX_FILE} bytes are cut, saying so.
+ * diff coloured per file, the verify log, the transcript and the events as a timeline ({@link
+ * RunTimeline}). Files larger than {@value #MAX_FILE} bytes are cut, saying so.
  *
  * <pre>{@code
  * BenchSummary s = BenchSummary.read(stateDir);
@@ -38,7 +39,7 @@ public final class BenchReport {
             .passed{color:#17803d;font-weight:600}.failed,.verifier-error,.verifier-timeout,.error{color:#b42318;font-weight:600}
             .unmeasured{color:#8a8f98;font-style:italic}pre{background:#f7f8fa;padding:8px;font-size:12px;overflow:auto;max-height:480px}
             pre.diff span.add{color:#17803d}pre.diff span.del{color:#b42318}pre.diff span.hunk{color:#6b4fbb}
-            h3.file{font-family:monospace;font-size:13px;margin:12px 0 2px}ol.timeline{font-size:12px;font-family:monospace}
+            h3.file{font-family:monospace;font-size:13px;margin:12px 0 2px}
             """;
     private static final String SORT = """
             function sortBy(th){const t=th.closest('table'),i=[...th.parentNode.children].indexOf(th),
@@ -181,14 +182,14 @@ public final class BenchReport {
         }
         sb.append("</div><h2>Verify log</h2><pre id=\"verify-log\">").append(esc(orNone(read(dir.resolve("verify.log")))))
                 .append("</pre><h2>Transcript</h2><pre id=\"transcript\">").append(esc(orNone(read(dir.resolve("transcript.log")))))
-                .append("</pre><h2>Events</h2><ol class=\"timeline\" id=\"events\">");
-        read(dir.resolve("events.jsonl")).lines().forEach(l -> sb.append("<li>").append(esc(l)).append("</li>"));
-        return sb.append("</ol></body></html>\n").toString();
+                .append("</pre>");
+        RunTimeline.append(sb, dir);
+        return sb.append("</body></html>\n").toString();
     }
 
     private static StringBuilder head(String title) {
         return new StringBuilder(8192).append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
-                .append(esc(title)).append("</title><style>").append(CSS).append("</style></head><body>");
+                .append(esc(title)).append("</title><style>").append(CSS).append(RunTimeline.CSS).append("</style></head><body>");
     }
 
     private static void row(StringBuilder sb, String k, String v) {

@@ -52,7 +52,8 @@ class BenchReportChromiumTest {
             Path d = Files.createDirectories(results.resolve(r.dir()));
             Files.writeString(d.resolve("diff.patch"), "diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-old <line>\n+new line\n");
             Files.writeString(d.resolve("verify.log"), r.passed() ? "PASS: all good\n" : "FAIL: wrong answer\n");
-            Files.writeString(d.resolve("events.jsonl"), "{\"type\":\"status\",\"status\":\"running\"}\n");
+            Files.writeString(d.resolve("events.jsonl"), "{\"at\":\"2026-12-01T10:00:00Z\",\"type\":\"status\",\"status\":\"running\"}\n"
+                    + "{\"at\":\"2026-12-01T10:00:02Z\",\"type\":\"status\",\"status\":\"capturing\"}\n");
         }
         index = BenchReport.write(results, rows, BenchMetrics.of(rows), null, dir.resolve("report"));
     }
@@ -84,7 +85,7 @@ class BenchReportChromiumTest {
     void aRunPageShowsTheColouredDiffAndTheVerifyLog() throws Exception {
         String dom = chromium("--dump-dom", index.resolveSibling("runs").resolve("1.html"));
         assertThat(dom).contains("<span class=\"add\">+new line</span>", "<span class=\"del\">-old &lt;line&gt;</span>",
-                "FAIL: wrong answer", "id=\"events\"");
+                "FAIL: wrong answer", "id=\"events\"", "<td>running</td><td class=\"num\">2.0 s</td>");
     }
 
     @Test
