@@ -64,14 +64,16 @@ final class BenchCommand implements Runnable {
         String baseline;
         @Option(names = "--baseline-state-dir", description = "where the --baseline bench's results are (default: --state-dir)")
         Path baselineState;
+        Embedding embedding = Embedding.NONE;
 
         int run(PrintWriter out, boolean force) throws InterruptedException {
             Path stateDir = state.resolve();
             TaskSuite suite = TaskSuite.load(suite());
-            try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir)
-                    .providers(Providers.fromStateDir(stateDir)).build()) {
+            try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir).providers(embedding.providers() != null
+                    ? embedding.providers() : Providers.fromStateDir(stateDir)).build()) {
                 PrintStream ps = new PrintStream(new WriterStream(out), true, StandardCharsets.UTF_8);
-                Bench.Builder b = Bench.builder(runner).concurrency(concurrency).out(ps, System.console() != null);
+                Bench.Builder b = Bench.builder(runner).concurrency(concurrency).out(ps, System.console() != null)
+                        .decorate(embedding.decorate());
                 if (baseline != null) {
                     b.baseline(new BenchBaseline(baseline, baselineState));
                 }
@@ -79,6 +81,7 @@ final class BenchCommand implements Runnable {
                 BenchPlan.Builder plan = bench.plan().suite(suite).harnesses(harnesses.toArray(String[]::new))
                         .models(models.toArray(String[]::new)).trials(trials).force(force);
                 providers.forEach(plan::provider);
+                embedding.options().forEach(plan::option);
                 if (id != null) {
                     plan.id(id);
                 }
