@@ -48,7 +48,10 @@ public final class Harness4j implements Runnable {
         return run(out, err, Embedding.NONE, args);
     }
 
-    /** Runs the command with these streams in a program that gives {@code bench run | resume} its providers; returns the exit code. */
+    /**
+     * Runs the command with these streams in a program that gives {@code bench run | resume} its
+     * providers ({@link Embedding}); returns the exit code.
+     */
     public static int run(PrintWriter out, PrintWriter err, Embedding embedding, String... args) {
         java.util.Objects.requireNonNull(embedding, "embedding");
         CommandLine cl = new CommandLine(new Harness4j()).setOut(out).setErr(err)
