@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The bench main job, on a fresh machine, no API key needed:
+# The bench main job, on a fresh machine, no API key needed (the harness4j command's `bench run` on
+# the bundled sample suite, with an embedded scripted model server as its provider):
 #   1. installs the pinned harness CLIs into ~/.cache/harness4j/tools (idempotent)
 #   2. builds examples/app and what it needs (mvn package; nothing is installed into ~/.m2)
 #   3. runs dev.harness4j.examples.BenchMain with the arguments given here

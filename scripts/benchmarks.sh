@@ -2,7 +2,7 @@
 # Runs the benchmark programs (no timed unit tests: each program measures contenders side by
 # side in one run and prints medians and ratios). Usage:
 #   bash scripts/benchmarks.sh                 all of them
-#   bash scripts/benchmarks.sh NAME...         some: overhead isolation supervisor sandbox queue summary metrics server matrix meter claude
+#   bash scripts/benchmarks.sh NAME...         some of them (the list is ALL below)
 #   bash scripts/benchmarks.sh --smoke [NAME...]  each with a tiny size: proves they start (CI runs this)
 # The modules are built once (reactor, -am) and each program runs with `java` on its module's test
 # class path, so a program of one module never runs in another (exec:java would run in all of them).
@@ -11,10 +11,11 @@ cd "$(dirname "$0")/.."
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(overhead isolation supervisor sandbox queue summary metrics server matrix meter claude)
+ALL=(overhead isolation supervisor sandbox queue summary metrics report server matrix meter claude)
+[ ${#names[@]} -gt 0 ] || names=("${ALL[@]}")
 for n in "${names[@]}"; do
-  case $n in overhead|isolation|supervisor|sandbox|queue|summary|metrics|server|matrix|meter|claude) ;;
-    *) echo "unknown benchmark '$n' (overhead isolation supervisor sandbox queue summary metrics server matrix meter claude)" >&2; exit 2 ;;
+  case " ${ALL[*]} " in *" $n "*) ;;
+    *) echo "unknown benchmark '$n' (${ALL[*]})" >&2; exit 2 ;;
   esac
 done
 bash scripts/install-clis.sh
@@ -38,6 +39,7 @@ for n in "${names[@]}"; do
       queue)      run harness-core dev.harness4j.core.benchmarks.QueueHistoryBenchmark 0,20 5 1 ;;
       summary)    run harness-bench dev.harness4j.bench.benchmarks.SummaryBenchmark 200 ;;
       metrics)    run harness-bench dev.harness4j.bench.benchmarks.MetricsReportBenchmark 300 30 ;;
+      report)     run harness-bench dev.harness4j.bench.benchmarks.ReportChromiumBenchmark 30 1 ;;
       server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark 3 10 ;;
       matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark 2 1 ;;
       meter)      JVM_OPTS=-Xmx64m run harness-core dev.harness4j.core.benchmarks.MeterBenchmark 20 1 ;;
@@ -58,6 +60,7 @@ for n in "${names[@]}"; do
     queue)      run harness-core dev.harness4j.core.benchmarks.QueueHistoryBenchmark 0,10000,100000 50 5 ;;
     summary)    run harness-bench dev.harness4j.bench.benchmarks.SummaryBenchmark 100000 ;;
     metrics)    run harness-bench dev.harness4j.bench.benchmarks.MetricsReportBenchmark 100000 5000 ;;
+    report)     run harness-bench dev.harness4j.bench.benchmarks.ReportChromiumBenchmark 5000 5 ;;
     server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark ;;
     matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark ;;
     meter)      JVM_OPTS=-Xmx64m run harness-core dev.harness4j.core.benchmarks.MeterBenchmark 2000 100 ;;

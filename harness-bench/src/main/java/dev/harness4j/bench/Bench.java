@@ -41,6 +41,7 @@ public final class Bench {
     private final PrintStream out;
     private final boolean tty;
     private final UnaryOperator<QueueProcessor.Executor> decorate;
+    private final BenchBaseline baseline;
 
     private Bench(Builder b) {
         this.runner = b.runner;
@@ -48,6 +49,7 @@ public final class Bench {
         this.out = b.out;
         this.tty = b.tty;
         this.decorate = b.decorate;
+        this.baseline = b.baseline;
     }
 
     /** A bench on this runner (its state dir, adapters, installations, providers and push setting). */
@@ -67,6 +69,7 @@ public final class Bench {
     /** Prints the matrix, queues, runs, summarises and reports; blocks until the queue is done. */
     public BenchRun run(BenchPlan plan) throws InterruptedException {
         Objects.requireNonNull(plan, "plan");
+        List<ResultRow> baselineRows = baseline == null ? null : baseline.rows(runner.stateDir(), plan.id().orElse(null));
         Path stateDir = runner.stateDir();
         RunQueue queue = RunQueue.builder().stateDir(stateDir).build();
         out.print(plan.matrix(runner.results(), queue));
@@ -103,12 +106,18 @@ public final class Bench {
         out.print(SummaryFormat.leaderboard(metrics));
         out.println();
         out.print(SummaryFormat.taskGrid(metrics));
+        BenchComparison comparison = baselineRows == null ? null : BenchComparison.of(baselineRows, rows);
+        if (comparison != null) {
+            out.println();
+            out.println("compared with bench " + baseline.benchId() + ":");
+            out.print(SummaryFormat.compare(comparison));
+        }
         Path report = HtmlReport.write(summary, stateDir.resolve(REPORT));
-        Path index = BenchReport.write(runner.results().resultsDir(), rows, metrics, null,
+        Path index = BenchReport.write(runner.results().resultsDir(), rows, metrics, comparison,
                 stateDir.resolve(REPORT_DIR).resolve(plan.id().orElse("default")));
         out.println("report: " + report);
         out.println("bench report: " + index);
-        return new BenchRun(queued, processed, summary, report, metrics);
+        return new BenchRun(queued, processed, summary, report, metrics, comparison);
     }
 
     /** Builds a {@link Bench}. */
@@ -118,6 +127,7 @@ public final class Bench {
         private PrintStream out = System.out;
         private boolean tty = System.console() != null;
         private UnaryOperator<QueueProcessor.Executor> decorate = UnaryOperator.identity();
+        private BenchBaseline baseline;
 
         private Builder(HarnessRunner runner) {
             this.runner = Objects.requireNonNull(runner, "runner");
@@ -142,6 +152,16 @@ public final class Bench {
         /** Wraps the executor that runs each entry, e.g. to prepare a scripted model first. */
         public Builder decorate(UnaryOperator<QueueProcessor.Executor> value) {
             this.decorate = Objects.requireNonNull(value, "decorate");
+            return this;
+        }
+
+        /**
+         * A bench to compare each run with: after the summary the comparison is printed and put into
+         * the bench report ({@link BenchRun#comparison()}). Checked when the bench runs, before
+         * anything is queued: a baseline without results is refused. Default none.
+         */
+        public Builder baseline(BenchBaseline value) {
+            this.baseline = Objects.requireNonNull(value, "baseline");
             return this;
         }
 

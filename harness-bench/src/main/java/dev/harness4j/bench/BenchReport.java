@@ -17,9 +17,10 @@ import java.util.Map;
  * A bench report as a directory that opens offline from {@code file://} (no CDN, no network):
  * {@code index.html} with a sortable leaderboard (pass rate, interval, pass@k, cost per pass,
  * median time), a task × combo grid coloured by pass rate whose cells link to their runs, the list
- * of runs, and the comparison with a baseline when given; and {@code runs/<n>.html}, one page per
- * run, with its figures, the diff coloured per file, the verify log, the transcript and the events
- * as a timeline. Files larger than {@value #MAX_FILE} bytes are cut, saying so.
+ * of runs (paged, filtered and sorted by the page itself: {@link RunsTable}), and the comparison
+ * with a baseline when given; and {@code runs/<n>.html}, one page per run, with its figures, the
+ * diff coloured per file, the verify log, the transcript and the events as a timeline ({@link
+ * RunTimeline}). Files larger than {@value #MAX_FILE} bytes are cut, saying so.
  *
  * <pre>{@code
  * BenchSummary s = BenchSummary.read(stateDir);
@@ -38,7 +39,7 @@ public final class BenchReport {
             .passed{color:#17803d;font-weight:600}.failed,.verifier-error,.verifier-timeout,.error{color:#b42318;font-weight:600}
             .unmeasured{color:#8a8f98;font-style:italic}pre{background:#f7f8fa;padding:8px;font-size:12px;overflow:auto;max-height:480px}
             pre.diff span.add{color:#17803d}pre.diff span.del{color:#b42318}pre.diff span.hunk{color:#6b4fbb}
-            h3.file{font-family:monospace;font-size:13px;margin:12px 0 2px}ol.timeline{font-size:12px;font-family:monospace}
+            h3.file{font-family:monospace;font-size:13px;margin:12px 0 2px}
             """;
     private static final String SORT = """
             function sortBy(th){const t=th.closest('table'),i=[...th.parentNode.children].indexOf(th),
@@ -143,22 +144,8 @@ public final class BenchReport {
             sb.append("<h2>Compared with the baseline</h2><pre id=\"compare\">").append(esc(SummaryFormat.compare(c)))
                     .append("</pre>");
         }
-        sb.append("<h2>Runs</h2><table id=\"runs\"><thead><tr>");
-        for (String h : List.of("task", "harness", "model", "trial", "outcome", "verify", "duration")) {
-            sb.append("<th onclick=\"sortBy(this)\">").append(h).append("</th>");
-        }
-        sb.append("</tr></thead><tbody>");
-        for (int i = 0; i < rows.size(); i++) {
-            ResultRow r = rows.get(i);
-            sb.append("<tr>").append("<td><a href=\"runs/").append(i).append(".html\">").append(esc(String.valueOf(r.task())))
-                    .append("</a></td>").append(td(r.harness())).append(td(String.valueOf(r.model())))
-                    .append(num(r.trial(), String.valueOf(r.trial()))).append(td(r.outcome()))
-                    .append("<td class=\"").append(esc(String.valueOf(r.verifyStatus()))).append("\">")
-                    .append(esc(r.verifyStatus() == null ? "-" : r.verifyStatus())).append("</td>")
-                    .append(num(r.durationMs() == null ? -1 : r.durationMs(), SummaryFormat.duration(r.durationMs())))
-                    .append("</tr>");
-        }
-        sb.append("</tbody></table><script>").append(SORT).append("</script></body></html>\n");
+        RunsTable.append(sb, rows);
+        sb.append("<script>").append(SORT).append("</script></body></html>\n");
         return sb.toString();
     }
 
@@ -195,14 +182,14 @@ public final class BenchReport {
         }
         sb.append("</div><h2>Verify log</h2><pre id=\"verify-log\">").append(esc(orNone(read(dir.resolve("verify.log")))))
                 .append("</pre><h2>Transcript</h2><pre id=\"transcript\">").append(esc(orNone(read(dir.resolve("transcript.log")))))
-                .append("</pre><h2>Events</h2><ol class=\"timeline\" id=\"events\">");
-        read(dir.resolve("events.jsonl")).lines().forEach(l -> sb.append("<li>").append(esc(l)).append("</li>"));
-        return sb.append("</ol></body></html>\n").toString();
+                .append("</pre>");
+        RunTimeline.append(sb, dir);
+        return sb.append("</body></html>\n").toString();
     }
 
     private static StringBuilder head(String title) {
         return new StringBuilder(8192).append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
-                .append(esc(title)).append("</title><style>").append(CSS).append("</style></head><body>");
+                .append(esc(title)).append("</title><style>").append(CSS).append(RunTimeline.CSS).append("</style></head><body>");
     }
 
     private static void row(StringBuilder sb, String k, String v) {

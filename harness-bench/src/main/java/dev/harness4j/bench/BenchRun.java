@@ -14,9 +14,11 @@ import java.util.Objects;
  * @param summary every result in the state dir
  * @param report the HTML report
  * @param metrics the metrics of this bench's tasks (every result's when the plan has no task labels)
+ * @param comparison this bench compared with the {@linkplain Bench.Builder#baseline baseline}, or {@code null}
+ *     without one
  */
 public record BenchRun(List<QueueEntry> queued, QueueProcessor.Summary processed, BenchSummary summary, Path report,
-        BenchMetrics metrics) {
+        BenchMetrics metrics, BenchComparison comparison) {
     public BenchRun {
         queued = List.copyOf(queued);
         Objects.requireNonNull(processed, "processed");

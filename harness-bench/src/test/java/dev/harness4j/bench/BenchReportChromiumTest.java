@@ -52,14 +52,15 @@ class BenchReportChromiumTest {
             Path d = Files.createDirectories(results.resolve(r.dir()));
             Files.writeString(d.resolve("diff.patch"), "diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-old <line>\n+new line\n");
             Files.writeString(d.resolve("verify.log"), r.passed() ? "PASS: all good\n" : "FAIL: wrong answer\n");
-            Files.writeString(d.resolve("events.jsonl"), "{\"type\":\"status\",\"status\":\"running\"}\n");
+            Files.writeString(d.resolve("events.jsonl"), "{\"at\":\"2026-12-01T10:00:00Z\",\"type\":\"status\",\"status\":\"running\"}\n"
+                    + "{\"at\":\"2026-12-01T10:00:02Z\",\"type\":\"status\",\"status\":\"capturing\"}\n");
         }
         index = BenchReport.write(results, rows, BenchMetrics.of(rows), null, dir.resolve("report"));
     }
 
     @Test
     void theIndexHasTheLeaderboardTheGridAndLinksToEveryRun() throws Exception {
-        String dom = chromium("--dump-dom", index);
+        String dom = withoutScripts(chromium("--dump-dom", index));
         assertThat(dom).contains("id=\"leaderboard\"", "id=\"grid\"", "id=\"runs\"", "pass@2");
         assertThat(dom.split("<tr>", -1).length - 1).as("3 header rows, 2 leaderboard, 2 grid and 8 run rows").isEqualTo(15);
         assertThat(dom).contains("href=\"runs/0.html\"", "href=\"runs/7.html\"");
@@ -67,10 +68,24 @@ class BenchReportChromiumTest {
     }
 
     @Test
+    void theRunListShowsAPageOfRunsAndSaysHowManyThereAre() throws Exception {
+        List<ResultRow> many = new ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            many.add(row("aider", "m", i == 7 ? "b/</script><b>odd" : "b/t" + i, 1, "completed", "passed", 1.0, 1000L + i, null, null));
+        }
+        Path big = BenchReport.write(dir.resolve("results"), many, BenchMetrics.of(many), null, dir.resolve("big"));
+        String dom = withoutScripts(chromium("--dump-dom", big));
+        String runs = dom.substring(dom.indexOf("<h2>Runs</h2>"));
+        assertThat(runs.split("<tr>", -1).length - 1).as("a header row and one page of runs").isEqualTo(1 + RunsTable.PAGE);
+        assertThat(runs).contains("runs 1–100 of 250", "href=\"runs/99.html\"", "b/&lt;/script&gt;&lt;b&gt;odd")
+                .doesNotContain("href=\"runs/100.html\"");
+    }
+
+    @Test
     void aRunPageShowsTheColouredDiffAndTheVerifyLog() throws Exception {
         String dom = chromium("--dump-dom", index.resolveSibling("runs").resolve("1.html"));
         assertThat(dom).contains("<span class=\"add\">+new line</span>", "<span class=\"del\">-old &lt;line&gt;</span>",
-                "FAIL: wrong answer", "id=\"events\"");
+                "FAIL: wrong answer", "id=\"events\"", "<td>running</td><td class=\"num\">2.0 s</td>");
     }
 
     @Test
@@ -109,6 +124,11 @@ class BenchReportChromiumTest {
         }
         assertThat(p.exitValue()).as(Files.readString(dir.resolve("chromium.err"))).isZero();
         return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    /** The rendered DOM without the scripts' source text (which holds the markup the page renders). */
+    private static String withoutScripts(String dom) {
+        return dom.replaceAll("(?s)<script>.*?</script>", "");
     }
 
     private static boolean near(int rgb, int target) {

@@ -1,6 +1,7 @@
 package dev.harness4j.cli;
 
 import dev.harness4j.bench.Bench;
+import dev.harness4j.bench.BenchBaseline;
 import dev.harness4j.bench.BenchComparison;
 import dev.harness4j.bench.BenchMetrics;
 import dev.harness4j.bench.BenchPlan;
@@ -59,17 +60,28 @@ final class BenchCommand implements Runnable {
         int concurrency;
         @Option(names = "--repo", description = "the baseline of tasks that name none")
         Path repo;
+        @Option(names = "--baseline", description = "a bench to compare with: printed after the leaderboard and in the report")
+        String baseline;
+        @Option(names = "--baseline-state-dir", description = "where the --baseline bench's results are (default: --state-dir)")
+        Path baselineState;
+        Embedding embedding = Embedding.NONE;
 
         int run(PrintWriter out, boolean force) throws InterruptedException {
             Path stateDir = state.resolve();
             TaskSuite suite = TaskSuite.load(suite());
-            try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir)
-                    .providers(Providers.fromStateDir(stateDir)).build()) {
+            try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir).providers(embedding.providers() != null
+                    ? embedding.providers() : Providers.fromStateDir(stateDir)).build()) {
                 PrintStream ps = new PrintStream(new WriterStream(out), true, StandardCharsets.UTF_8);
-                Bench bench = Bench.builder(runner).concurrency(concurrency).out(ps, System.console() != null).build();
+                Bench.Builder b = Bench.builder(runner).concurrency(concurrency).out(ps, System.console() != null)
+                        .decorate(embedding.decorate());
+                if (baseline != null) {
+                    b.baseline(new BenchBaseline(baseline, baselineState));
+                }
+                Bench bench = b.build();
                 BenchPlan.Builder plan = bench.plan().suite(suite).harnesses(harnesses.toArray(String[]::new))
                         .models(models.toArray(String[]::new)).trials(trials).force(force);
                 providers.forEach(plan::provider);
+                embedding.options().forEach(plan::option);
                 if (id != null) {
                     plan.id(id);
                 }

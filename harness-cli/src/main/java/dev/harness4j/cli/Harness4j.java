@@ -45,12 +45,26 @@ public final class Harness4j implements Runnable {
 
     /** Runs the command with these streams; returns the exit code. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
+        return run(out, err, Embedding.NONE, args);
+    }
+
+    /**
+     * Runs the command with these streams in a program that gives {@code bench run | resume} its
+     * providers ({@link Embedding}); returns the exit code.
+     */
+    public static int run(PrintWriter out, PrintWriter err, Embedding embedding, String... args) {
+        java.util.Objects.requireNonNull(embedding, "embedding");
         CommandLine cl = new CommandLine(new Harness4j()).setOut(out).setErr(err)
                 .setExecutionExceptionHandler((e, line, parsed) -> {
                     line.getErr().println(e.getMessage() != null ? e.getMessage() : e.toString());
                     return e instanceof dev.harness4j.api.HarnessException || e instanceof IllegalArgumentException
                             ? BAD_INPUT : FAILED;
                 });
+        cl.getSubcommands().get("bench").getSubcommands().values().forEach(c -> {
+            if (c.getCommand() instanceof BenchCommand.PlanOptions p) {
+                p.embedding = embedding;
+            }
+        });
         cl.setParameterExceptionHandler((e, a) -> {
             e.getCommandLine().getErr().println(e.getMessage());
             e.getCommandLine().usage(e.getCommandLine().getErr());

@@ -44,6 +44,7 @@ class Harness4jTest {
                 new String[] {"harnesses", "check", "--help"}, new String[] {"providers", "refresh", "--help"})) {
             assertThat(run(cmd)).as(String.join(" ", cmd)).isZero();
         }
+        assertThat(out.toString()).as("bench run compares with a baseline by itself").contains("--baseline=<baseline>");
         assertThat(run("bench", "summary", "--frobnicate")).isEqualTo(Harness4j.BAD_INPUT);
         assertThat(err.toString()).contains("--frobnicate");
     }

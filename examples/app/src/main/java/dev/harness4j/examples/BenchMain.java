@@ -8,7 +8,10 @@ import dev.harness4j.bench.BenchArgs;
 import dev.harness4j.bench.BenchPlan;
 import dev.harness4j.bench.BenchRun;
 import dev.harness4j.bench.BenchPlanException;
+import dev.harness4j.bench.BenchSummary;
 import dev.harness4j.bench.TaskSuite;
+import dev.harness4j.cli.Embedding;
+import dev.harness4j.cli.Harness4j;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.provider.Providers;
 import dev.harness4j.core.queue.QueueProcessor;
@@ -16,6 +19,8 @@ import dev.harness4j.testkit.bench.ScriptedProvider;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,8 +35,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * The bench main job. Without {@code --provider} it needs no key and no network: it starts the
  * embedded scripted model server with two scripted models and runs the bundled {@link SampleSuite}
  * (four tasks, each checked by a verifier that really runs) × claude-code × opencode × aider ×
- * both models × {@value #DEFAULT_TRIALS} trials, prints the summary table and the leaderboard, and
- * writes the HTML report. {@code --prompt} runs one task on a sample repository instead, {@code
+ * both models × {@value #DEFAULT_TRIALS} trials through the {@code harness4j} command's {@code
+ * bench run} (in this JVM, the scripted server as its provider: {@link Embedding}), which prints
+ * the summary table and the leaderboard and writes the reports. {@code --prompt} runs one task on a sample repository instead, {@code
  * --suite} a suite of your own. With {@code --provider} (configured in {@code
  * <state-dir>/config/providers.json}) it runs the same matrix against real endpoints. See
  * {@link BenchArgs#USAGE}.
@@ -90,6 +96,9 @@ public final class BenchMain {
             models.forEach(m -> server.script(m, scenario(m)));
             boolean sample = a.suite() == null && a.prompt() == null && a.promptFile() == null;
             out.println("embedded scripted model server on " + server.baseUrl() + " with models " + models);
+            if (sample && !a.push()) { // the README's main job: the harness4j command's bench run on the bundled suite
+                return sampleThroughTheCli(a, models, state, server, out);
+            }
             Path repo = a.repo() != null ? a.repo() : sampleRepo(state.resolve("sample-repo"));
 
             try (HarnessRunner runner = HarnessRunner.builder().stateDir(state).providers(new ScriptedProvider(server))
@@ -111,6 +120,39 @@ public final class BenchMain {
                 return finish(bench.run(plan.build()));
             }
         }
+    }
+
+    /**
+     * The bundled suite × the harnesses × the scripted models, run by the {@code harness4j}
+     * command's {@code bench run} in this JVM, its providers the embedded server's: prints what
+     * the command prints (the plan, progress, summary, leaderboard, task grid, reports' paths).
+     * 0 when every run ended {@code completed} or {@code no-op}, 1 otherwise, 2 for an invalid plan.
+     */
+    private static int sampleThroughTheCli(BenchArgs a, List<String> models, Path state, ScriptedModelServer server,
+            PrintStream out) throws IOException {
+        SampleSuite.extract(state); // loaded here too: a broken bundle fails before the command runs
+        Path suite = state.resolve(SampleSuite.ID);
+        List<String> args = new java.util.ArrayList<>(List.of("bench", "run", "--state-dir", state.toString(),
+                "--suite", suite.toString(), "--provider", ScriptedProvider.NAME, "--model", String.join(",", models),
+                "--harness", String.join(",", a.harnesses().isEmpty() ? DEFAULT_HARNESSES : a.harnesses()),
+                "--trials", String.valueOf(a.trials() > 0 ? a.trials() : DEFAULT_TRIALS),
+                "--concurrency", String.valueOf(a.concurrency())));
+        if (a.force()) {
+            args.add("--force");
+        }
+        out.println("$ harness4j " + String.join(" ", args));
+        // aider streams without asking for usage, so the wire would carry no tokens to meter:
+        // unstreamed, its requests report their usage (claude-code and opencode ignore the option)
+        Embedding embedding = new Embedding(new ScriptedProvider(server), exec -> rescripting(exec, server),
+                Map.of("stream", "false"));
+        PrintWriter w = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
+        int status = Harness4j.run(w, w, embedding, args.toArray(String[]::new));
+        w.flush();
+        if (status != Harness4j.OK) {
+            return status;
+        }
+        BenchSummary s = BenchSummary.read(state);
+        return s.rows().stream().allMatch(r -> isSuccess(r.outcome())) ? 0 : 1;
     }
 
     private static int real(BenchArgs a, PrintStream out, boolean terminal) throws Exception {

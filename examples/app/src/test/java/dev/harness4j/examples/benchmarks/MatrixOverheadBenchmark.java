@@ -1,40 +1,50 @@
 package dev.harness4j.examples.benchmarks;
 
 import dev.harness4j.api.HarnessEvent;
+import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.bench.Bench;
+import dev.harness4j.bench.BenchPlan;
+import dev.harness4j.bench.BenchRun;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.queue.QueueProcessor;
-import dev.harness4j.core.queue.RunQueue;
 import dev.harness4j.testkit.bench.ScriptedProvider;
 import dev.harness4j.testkit.fake.FakeHarness;
 import dev.harness4j.testkit.fake.FakeScript;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Benchmark program (not a test): the overhead of a bench matrix. Runs N fake-harness runs (each
- * a {@code sh} process that stays silent for S seconds, then writes a file) through the durable
- * queue and the runner, at concurrency 1 and 2, and compares the wall time with the sum of the
- * harness processes' own times (from the runner's RUNNING → CAPTURING events). Target: wall ≤
- * 1.15 × (sum / concurrency).
+ * Benchmark program (not a test): the scheduling overhead of a bench matrix (issue 16: "a matrix
+ * at concurrency P finishes within 1.05 × (sum of run times / P) on the fake harness"). Runs a
+ * {@link Bench} matrix of N fake-harness runs (one task × N models; each run an {@code sh}
+ * process that stays silent for S seconds, then writes a file) at concurrency 1 and 2, and
+ * compares the matrix's wall time ({@code Bench.run} whole: plan, queue, runs, summary,
+ * leaderboard, both reports) with the sum of the run times ({@code HarnessRunner.run} per run,
+ * timed around the queue's executor call: checkout, harness process, capture, result files).
+ * Printed beside it, for information, the sum of the harness processes' own times (the runner's
+ * RUNNING → CAPTURING events), i.e. the ratio with the runner's per-run work counted as overhead.
  *
  * <pre>
  * java -cp examples/app/target/test-classes:examples/app/target/classes:&lt;classpath&gt; \
- *     dev.harness4j.examples.bench.MatrixOverheadBenchmark [runs=6] [seconds=5]
+ *     dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark [runs=6] [seconds=5]
  * </pre>
  */
 public final class MatrixOverheadBenchmark {
+    private static final double TARGET = 1.05;
+
     private MatrixOverheadBenchmark() {}
 
     public static void main(String[] args) throws Exception {
@@ -42,12 +52,13 @@ public final class MatrixOverheadBenchmark {
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         Path root = Files.createTempDirectory("h4j-matrix-bench");
         Path repo = sampleRepo(root.resolve("repo"));
+        boolean missed = false;
         try (ScriptedModelServer server = ScriptedModelServer.start()) {
             for (int i = 0; i < runs; i++) {
                 server.script("m" + i, Scenario.empty());
             }
             for (int concurrency : new int[] {1, 2}) {
-                measure(root.resolve("state-c" + concurrency), repo, server, runs, seconds, concurrency);
+                missed |= !measure(root.resolve("state-c" + concurrency), repo, server, runs, seconds, concurrency);
             }
         } finally {
             try (var paths = Files.walk(root)) {
@@ -56,43 +67,83 @@ public final class MatrixOverheadBenchmark {
                 }
             }
         }
+        System.out.println(missed ? "MISSED the target at some concurrency" : "target met at every concurrency");
     }
 
-    private static void measure(Path state, Path repo, ScriptedModelServer server, int runs, int seconds,
+    private static boolean measure(Path state, Path repo, ScriptedModelServer server, int runs, int seconds,
             int concurrency) throws Exception {
         Map<String, Instant> running = new ConcurrentHashMap<>();
         Map<String, Duration> processTime = new ConcurrentHashMap<>();
+        AtomicLong runNanos = new AtomicLong();
+        AtomicLong firstStart = new AtomicLong(Long.MAX_VALUE);
+        AtomicLong lastEnd = new AtomicLong();
         HarnessRegistry registry = HarnessRegistry.builder().add(new FakeHarness()).build();
-        RunQueue queue = RunQueue.builder().stateDir(state).build();
-        List<RunSpec> specs = new ArrayList<>();
+        String script = FakeScript.builder().silence(Duration.ofSeconds(seconds)).writeFile("out.txt", "x\n").build()
+                .encode();
+        String[] models = new String[runs];
         for (int i = 0; i < runs; i++) {
-            specs.add(FakeScript.builder().silence(Duration.ofSeconds(seconds)).writeFile("out" + i + ".txt", "x\n").build()
-                    .applyTo(RunSpec.builder(FakeHarness.ID, ScriptedProvider.NAME)).model("m" + i)
-                    .prompt("bench").baseline(repo).build());
+            models[i] = "m" + i;
         }
-        queue.enqueue(specs);
-        long t0 = System.nanoTime();
-        QueueProcessor.Summary summary;
+        long wallNanos;
+        BenchRun done;
         try (HarnessRunner runner = HarnessRunner.builder().stateDir(state).registry(registry)
                 .providers(new ScriptedProvider(server)).listener(e -> {
                     if (e instanceof HarnessEvent.StatusChanged s) {
                         if (s.status() == HarnessEvent.Status.RUNNING) {
                             running.put(s.runId(), s.at());
                         } else if (s.status() == HarnessEvent.Status.CAPTURING && running.containsKey(s.runId())) {
-                            processTime.put(s.runId(), Duration.between(running.get(s.runId()), s.at()));
+                            processTime.putIfAbsent(s.runId(), Duration.between(running.get(s.runId()), s.at()));
                         }
                     }
-                }).build();
-                QueueProcessor p = QueueProcessor.builder(queue, QueueProcessor.Executor.of(runner))
-                        .concurrency(concurrency).build()) {
-            summary = p.runAll();
+                }).build()) {
+            Bench bench = Bench.builder(runner).concurrency(concurrency)
+                    .out(new PrintStream(OutputStream.nullOutputStream()), false)
+                    .decorate(exec -> timed(exec, runNanos, firstStart, lastEnd)).build();
+            BenchPlan plan = bench.plan().id("overhead").harnesses(FakeHarness.ID).provider(ScriptedProvider.NAME)
+                    .models(models).task("t", "bench").option(FakeHarness.SCRIPT_OPTION, script).baseline(repo)
+                    .build();
+            long t0 = System.nanoTime();
+            done = bench.run(plan);
+            long t1 = System.nanoTime();
+            wallNanos = t1 - t0;
+            System.out.printf("concurrency %d: before the first run %d ms, runs' span %d ms, after the last %d ms%n",
+                    concurrency, TimeUnit.NANOSECONDS.toMillis(firstStart.get() - t0),
+                    TimeUnit.NANOSECONDS.toMillis(lastEnd.get() - firstStart.get()),
+                    TimeUnit.NANOSECONDS.toMillis(t1 - lastEnd.get()));
         }
-        long wallMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        long sumMs = processTime.values().stream().mapToLong(Duration::toMillis).sum();
-        double ideal = sumMs / (double) concurrency;
-        System.out.printf("concurrency %d: %d runs (%d done), wall %d ms, sum of harness process times %d ms, "
-                        + "ratio wall / (sum / concurrency) = %.3f (target <= 1.15)%n",
-                concurrency, runs, summary.done(), wallMs, sumMs, wallMs / ideal);
+        long wallMs = TimeUnit.NANOSECONDS.toMillis(wallNanos);
+        long sumRunMs = TimeUnit.NANOSECONDS.toMillis(runNanos.get());
+        long sumProcessMs = processTime.values().stream().mapToLong(Duration::toMillis).sum();
+        double ratio = wallMs / (sumRunMs / (double) concurrency);
+        System.out.printf("concurrency %d: %d runs (%d done), matrix wall %d ms, sum of run times %d ms, "
+                        + "ratio wall / (sum / P) = %.3f (target <= %.2f: %s); sum of harness process times %d ms, "
+                        + "ratio to those %.3f%n",
+                concurrency, runs, done.processed().done(), wallMs, sumRunMs, ratio, TARGET,
+                ratio <= TARGET ? "met" : "MISSED", sumProcessMs, wallMs / (sumProcessMs / (double) concurrency));
+        return ratio <= TARGET;
+    }
+
+    private static QueueProcessor.Executor timed(QueueProcessor.Executor exec, AtomicLong nanos, AtomicLong firstStart,
+            AtomicLong lastEnd) {
+        return new QueueProcessor.Executor() {
+            @Override
+            public HarnessResult run(String runId, RunSpec spec) throws Exception {
+                long t0 = System.nanoTime();
+                firstStart.accumulateAndGet(t0, Math::min);
+                try {
+                    return exec.run(runId, spec);
+                } finally {
+                    long t1 = System.nanoTime();
+                    nanos.addAndGet(t1 - t0);
+                    lastEnd.accumulateAndGet(t1, Math::max);
+                }
+            }
+
+            @Override
+            public boolean bail(String runId) {
+                return exec.bail(runId);
+            }
+        };
     }
 
     private static Path sampleRepo(Path dir) throws Exception {
