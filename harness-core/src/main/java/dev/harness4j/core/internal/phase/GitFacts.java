@@ -1,0 +1,54 @@
+package dev.harness4j.core.internal.phase;
+
+import dev.harness4j.api.GitChanges;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+
+/**
+ * What git says about a phase, whatever the agent claims: committed (HEAD moved from the base
+ * commit and nothing left uncommitted), the last commit's message, the files changed.
+ *
+ * @param committed whether the work was committed, all of it
+ * @param commitMessage HEAD's message when HEAD moved, else {@code null}
+ * @param changes the captured changes
+ */
+record GitFacts(boolean committed, String commitMessage, GitChanges changes) {
+    /** How many changed paths a git-derived summary names. */
+    static final int MAX_NAMED_FILES = 20;
+
+    /** Reads HEAD's message from the workspace (JGit); a message that cannot be read is {@code null}. */
+    static GitFacts of(Path workspace, GitChanges changes) {
+        String message = null;
+        if (changes.headMoved()) {
+            try (Repository r = new FileRepositoryBuilder().setWorkTree(workspace.toFile()).setMustExist(true).build();
+                    RevWalk walk = new RevWalk(r)) {
+                message = walk.parseCommit(ObjectId.fromString(changes.headCommit())).getFullMessage().strip();
+            } catch (IOException | RuntimeException e) {
+                message = null; // the report says committed; only the message is missing
+            }
+        }
+        return new GitFacts(changes.headMoved() && !changes.dirty(), message, changes);
+    }
+
+    /** A one-paragraph account of the changes, from git alone. */
+    String summary() {
+        List<String> files = changes.files();
+        if (files.isEmpty()) {
+            return "No file changed.";
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append(files.size()).append(files.size() == 1 ? " file" : " files").append(" changed (+")
+                .append(changes.insertions()).append(" -").append(changes.deletions()).append("), ")
+                .append(committed ? "committed" : changes.headMoved() ? "partly committed" : "not committed")
+                .append(": ").append(String.join(", ", files.subList(0, Math.min(files.size(), MAX_NAMED_FILES))));
+        if (files.size() > MAX_NAMED_FILES) {
+            sb.append(" and ").append(files.size() - MAX_NAMED_FILES).append(" more");
+        }
+        return sb.append('.').toString();
+    }
+}
