@@ -12,8 +12,9 @@ import java.util.Objects;
  *   <li>an adapter that maps its own result envelope to a report (kept, {@code committed} from git);
  *   <li>the <b>self-report</b>: with {@link #selfReport()} on, the {@link #CONTRACT} is appended to
  *       every prompt, asking the agent to write {@value #REPORT_FILE} before it stops; a valid file is
- *       read after the run, a malformed one is ignored with a note. The {@code .harness4j/} directory
- *       is kept out of the diff, the diffstat and any commit the library makes (it ignores itself);
+ *       read after the run, a malformed one is ignored with a note. The file is then removed from the
+ *       checkout before the changes are captured, so it is in neither the diff, the diffstat nor any
+ *       commit the library makes (one the agent committed itself stays in its commits, with a note);
  *   <li>the <b>summarizer</b>, when one is configured: a separate model call ({@link
  *       #summarizerProvider()}, {@link #summarizerModel()}, resolved through the runner's providers,
  *       not metered) reads the diff and the tail of the transcript and answers the report as JSON;

@@ -80,6 +80,7 @@ final class RunExecution {
     private ModelPrice price;
     private AfterHarness afterHarness = AfterHarness.NONE;
     private PhaseReporter.Before reportBefore;
+    private PhaseReporter.Taken reportTaken;
     private AfterHarnessStep after;
     /** What confined the harness process, for meta.json's {@code sandbox}; null when it did not start. */
     private java.util.Map<String, Object> sandbox;
@@ -204,6 +205,7 @@ final class RunExecution {
         closeMeter();
         stage = Stage.CAPTURE;
         status(events, HarnessEvent.Status.CAPTURING, null);
+        reportTaken = runner.phaseReporter.take(ws.dir(), reportBefore); // out of the checkout before the capture
         captured = runner.changes.collect(ws);
         notes.addAll(captured.notes());
         Termination termination = outcome.termination();
@@ -243,7 +245,7 @@ final class RunExecution {
         try {
             Redactor redactor = Redactor.of(secrets);
             PhaseReporter.Settled s = runner.phaseReporter.settle(new PhaseReporter.Run(ws.dir(), captured.changes(),
-                    captured.patch(), io.resolve("transcript.log"), spec.prompt(), result, termination, reportBefore,
+                    captured.patch(), io.resolve("transcript.log"), spec.prompt(), result, termination, reportTaken,
                     redactor::redact));
             result = s.result();
             notes.addAll(s.notes());

@@ -109,21 +109,22 @@ class PhaseReportTest {
 
     @ParameterizedTest
     @EnumSource(Isolation.class)
-    void theReportDirStaysOutOfTheDiffTheDiffstatTheAgentsCommitAndTheLibrarysCommit(Isolation isolation)
-            throws Exception {
+    void theReportStaysOutOfTheDiffTheDiffstatAndTheLibrarysCommitAndIsNotIgnoredWhileTheAgentRuns(
+            Isolation isolation) throws Exception {
         Path remote = Files.createDirectories(tmp.resolve("remote.git"));
         git(remote, "init", "-q", "--bare");
         git(base, "remote", "add", "origin", remote.toString());
         try (HarnessRunner pushing = HarnessRunner.builder().stateDir(tmp.resolve("state-push")).pushBranches(true)
                 .registry(HarnessRegistry.builder().add(new ShellHarness()).build())
                 .providers(ShellHarness.provider()).build()) {
-            // the report first, then git add -A of everything, then uncommitted work for the library's snapshot commit
-            RunRecord r = pushing.run(spec(report(GOOD) + " && echo a > a.txt && git add -A && git commit -qm c1"
-                    + " && echo \"TRACKED:$(git ls-files | tr '\\n' ,)\" && echo b > b.txt").isolation(isolation).build());
+            // committed work, then uncommitted work for the library's snapshot commit, then the report
+            RunRecord r = pushing.run(spec("echo a > a.txt && git add -A && git commit -qm c1 && echo b > b.txt && "
+                    + report(GOOD) + " && (git check-ignore -q .harness4j/report.json || echo NOT-IGNORED)")
+                    .isolation(isolation).build());
 
             assertThat(r.result().phaseReport().source()).isEqualTo(PhaseReport.Source.SELF_REPORT);
-            assertThat(Files.readString(r.resultDir().resolve("transcript.log"))).contains("TRACKED:")
-                    .doesNotContain(".harness4j");
+            assertThat(Files.readString(r.resultDir().resolve("transcript.log")))
+                    .as("aider refuses to edit an ignored file").contains("NOT-IGNORED");
             assertThat(Files.readString(r.resultDir().resolve("diff.patch"))).contains("a.txt", "b.txt")
                     .doesNotContain(".harness4j");
             assertThat(Files.readString(r.resultDir().resolve("diffstat.txt"))).doesNotContain(".harness4j");
@@ -132,9 +133,30 @@ class PhaseReportTest {
             assertThat(r.branch().pushed()).as(String.valueOf(r.branch())).isTrue();
             assertThat(git(remote, "ls-tree", "-r", "--name-only", r.branch().name()))
                     .as("the library's snapshot commit").contains("b.txt").doesNotContain(".harness4j");
-            assertThat(GitFixture.fingerprint(base)).doesNotContainKey(".harness4j");
             assertThat(Files.exists(base.resolve(".harness4j"))).as("the baseline is untouched").isFalse();
         }
+    }
+
+    @Test
+    void aReportTheAgentCommittedIsReadAndNotedAsInItsCommits() {
+        RunRecord r = runner.run(spec("echo a > a.txt && " + report(GOOD) + " && git add -A && git commit -qm c1")
+                .build());
+
+        assertThat(r.result().phaseReport().source()).isEqualTo(PhaseReport.Source.SELF_REPORT);
+        assertThat(r.result().phaseReport().committed()).isTrue();
+        assertThat(r.notes()).anySatisfy(n -> assertThat(n).contains("was committed by the agent"));
+    }
+
+    @Test
+    void aReportTheBaselineAlreadyHadIsNotTakenForTheRuns() throws Exception {
+        GitFixture.write(base, ".harness4j/report.json", GOOD);
+        GitFixture.commitAll(base, "a report from an earlier phase");
+
+        RunRecord r = runner.run(spec("echo a > a.txt").build());
+
+        assertThat(r.result().phaseReport().source()).isEqualTo(PhaseReport.Source.GIT_DERIVED);
+        assertThat(r.notes()).anySatisfy(n -> assertThat(n).contains("the baseline already had"));
+        assertThat(r.changes().files()).containsExactly("a.txt");
     }
 
     @Test
@@ -201,7 +223,7 @@ class PhaseReportTest {
 
             assertThat(Files.readString(r.resultDir().resolve("transcript.log"))).doesNotContain("report.json");
             assertThat(r.result().phaseReport().source()).isEqualTo(PhaseReport.Source.GIT_DERIVED);
-            assertThat(r.changes().files()).as("not read, and still captured as the agent's file")
+            assertThat(r.changes().files()).as("not read, and captured as any file of the agent's")
                     .contains(".harness4j/report.json");
         }
     }

@@ -35,6 +35,22 @@ record GitFacts(boolean committed, String commitMessage, GitChanges changes) {
         return new GitFacts(changes.headMoved() && !changes.dirty(), message, changes);
     }
 
+    /** Whether {@code path} is in HEAD's tree (false when git cannot say). */
+    static boolean tracked(Path workspace, String path) {
+        try (Repository r = new FileRepositoryBuilder().setWorkTree(workspace.toFile()).setMustExist(true).build();
+                RevWalk walk = new RevWalk(r)) {
+            ObjectId head = r.resolve(org.eclipse.jgit.lib.Constants.HEAD);
+            if (head == null) {
+                return false;
+            }
+            try (var tw = org.eclipse.jgit.treewalk.TreeWalk.forPath(r, path, walk.parseCommit(head).getTree())) {
+                return tw != null;
+            }
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /** A one-paragraph account of the changes, from git alone. */
     String summary() {
         List<String> files = changes.files();

@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * One per runner; thread-safe.
  *
  * <pre>{@code
- * ReportFile.Before before = reporter.prepare(ws.dir());      // before the process starts
- * Settled s = reporter.settle(new Run(ws.dir(), changes, patch, transcript, task, result, termination, before, redact));
+ * PhaseReporter.Before before = reporter.prepare(ws.dir());   // before the process starts
+ * PhaseReporter.Taken taken = reporter.take(ws.dir(), before); // after it ended, before the changes are captured
+ * Settled s = reporter.settle(new Run(ws.dir(), changes, patch, transcript, task, result, termination, taken, redact));
  * }</pre>
  */
 public final class PhaseReporter {
@@ -64,7 +65,7 @@ public final class PhaseReporter {
         return config.selfReport() ? PhaseReports.appendContract(prompt) : prompt;
     }
 
-    /** Readies a fresh workspace for the agent's report (when self-reports are on); never throws. */
+    /** Notes what the workspace holds before the run (when self-reports are on); writes nothing, never throws. */
     public Before prepare(Path workspace) {
         return new Before(config.selfReport() ? ReportFile.prepare(workspace) : null);
     }
@@ -84,6 +85,37 @@ public final class PhaseReporter {
     }
 
     /**
+     * Reads the agent's report (when self-reports are on) and removes it from the checkout, so that
+     * the changes captured next leave it out; never throws.
+     */
+    public Taken take(Path workspace, Before before) {
+        if (before.file == null) {
+            return new Taken(null, List.of());
+        }
+        List<String> notes = new ArrayList<>();
+        ReportFile.Read read = ReportFile.read(mapper, workspace, before.file);
+        if (read.problem() != null) {
+            notes.add("phase report: " + PhaseReports.REPORT_FILE + " ignored: " + read.problem());
+        }
+        String removal = ReportFile.remove(workspace, before.file);
+        if (removal != null) {
+            notes.add("phase report: " + removal);
+        }
+        return new Taken(read.claims(), notes);
+    }
+
+    /** The agent's report as read after the run; opaque to callers. */
+    public static final class Taken {
+        final Claims claims;
+        final List<String> notes;
+
+        Taken(Claims claims, List<String> notes) {
+            this.claims = claims;
+            this.notes = List.copyOf(notes);
+        }
+    }
+
+    /**
      * One finished run, its workspace still in place.
      *
      * @param workspace the checkout
@@ -93,18 +125,18 @@ public final class PhaseReporter {
      * @param task the prompt the run was given
      * @param result the result so far (the adapter's, with the wire's and the guard's verdicts)
      * @param termination how the process ended
-     * @param before what {@link #prepare} found
+     * @param taken what {@link #take} read
      * @param redact takes the run's secrets out of text sent to the summarizer
      */
     public record Run(Path workspace, GitChanges changes, Path patch, Path transcript, String task, HarnessResult result,
-            Termination termination, Before before, UnaryOperator<String> redact) {
+            Termination termination, Taken taken, UnaryOperator<String> redact) {
         public Run {
             Objects.requireNonNull(workspace, "workspace");
             Objects.requireNonNull(changes, "changes");
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(result, "result");
             Objects.requireNonNull(termination, "termination");
-            Objects.requireNonNull(before, "before");
+            Objects.requireNonNull(taken, "taken");
             Objects.requireNonNull(redact, "redact");
         }
     }
@@ -119,16 +151,9 @@ public final class PhaseReporter {
 
     /** Picks the run's report; never throws for what the agent, the summarizer or git did. */
     public Settled settle(Run run) {
-        List<String> notes = new ArrayList<>();
+        List<String> notes = new ArrayList<>(run.taken().notes);
         GitFacts git = GitFacts.of(run.workspace(), run.changes());
-        Claims claims = null;
-        if (run.before().file != null) {
-            ReportFile.Read read = ReportFile.read(mapper, run.workspace(), run.before().file);
-            if (read.problem() != null) {
-                notes.add("phase report: " + PhaseReports.REPORT_FILE + " ignored: " + read.problem());
-            }
-            claims = read.claims();
-        }
+        Claims claims = run.taken().claims;
         HarnessResult result = raceRule(run, git, claims, notes);
         Outcome outcome = result.outcome();
         PhaseReport adapter = result.phaseReport();

@@ -10,17 +10,18 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
- * The agent's report file {@value PhaseReports#REPORT_FILE} in a workspace. Before the run its
- * directory gets a {@code .gitignore} of {@code *}, so that nothing in it is ever staged ({@code
- * git add -A} by the agent, the capture's snapshot, a commit made on the agent's behalf) and it
- * never shows in the diff; the file's content at that point is remembered, so that a report the
- * baseline already had is not taken for this run's. After the run the file is read as a regular
- * file (a symlink is refused, so nothing outside the workspace is read), of at most {@value
- * #MAX_BYTES} bytes, UTF-8, and validated strictly ({@link Claims}).
+ * The agent's report file {@value PhaseReports#REPORT_FILE} in a workspace. Before the run, the
+ * content a report already had (a baseline that tracks one) is remembered, so that it is not taken
+ * for this run's; nothing is written. After the run, before the changes are captured, the file is
+ * read as a regular file (a symlink is refused, so nothing outside the workspace is read), of at
+ * most {@value #MAX_BYTES} bytes, UTF-8, validated strictly ({@link Claims}), and then removed
+ * from the checkout (with its directory when that is left empty), so that it is in neither the
+ * diff, the diffstat nor a commit the library makes. Nothing is ignored while the agent runs: aider
+ * refuses to edit a git-ignored file, and commits fail on one. A report the agent committed itself
+ * stays in its commits and the diff, with a note.
  */
 final class ReportFile {
     /** The largest report read. */
@@ -28,7 +29,7 @@ final class ReportFile {
     static final String DIR = ".harness4j";
 
     /** What the workspace held before the run. */
-    record Before(byte[] content, String note) {}
+    record Before(byte[] content, boolean dirExisted, String note) {}
 
     /** A report read after the run: claims, or why there are none (null when there was no file). */
     record Read(Claims claims, String problem) {
@@ -37,23 +38,51 @@ final class ReportFile {
 
     private ReportFile() {}
 
-    /** Makes {@code .harness4j/} ignore itself and remembers a report already there; never throws. */
+    /** Remembers a report already in the checkout (and whether its directory was there); never throws. */
     static Before prepare(Path workspace) {
         Path dir = workspace.resolve(DIR);
         try {
             if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-                return new Before(null, DIR + " in the workspace is not a directory: the agent cannot write its report");
-            }
-            Files.createDirectories(dir);
-            Path ignore = dir.resolve(".gitignore");
-            if (!Files.exists(ignore, LinkOption.NOFOLLOW_LINKS)) {
-                Files.writeString(ignore, "*\n", StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                return new Before(null, true, DIR + " in the workspace is not a directory: the agent cannot write its"
+                        + " report");
             }
             Path report = workspace.resolve(PhaseReports.REPORT_FILE);
             byte[] old = Files.isRegularFile(report, LinkOption.NOFOLLOW_LINKS) ? Files.readAllBytes(report) : null;
-            return new Before(old, null);
+            return new Before(old, Files.exists(dir, LinkOption.NOFOLLOW_LINKS), null);
         } catch (IOException | RuntimeException e) {
-            return new Before(null, "could not prepare " + DIR + "/ for the agent's report: " + e);
+            return new Before(null, true, "could not read " + PhaseReports.REPORT_FILE + " before the run: " + e);
+        }
+    }
+
+    /**
+     * Removes the report from the checkout after {@link #read}: the file (a symlink itself, not
+     * its target), then its directory when it is empty and was not there before the run. A report
+     * committed at HEAD is left (deleting it would be an uncommitted change); the note says so.
+     *
+     * @return a note for the run, or {@code null}
+     */
+    static String remove(Path workspace, Before before) {
+        Path file = workspace.resolve(PhaseReports.REPORT_FILE);
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        if (GitFacts.tracked(workspace, PhaseReports.REPORT_FILE)) {
+            return before.content() != null ? null : PhaseReports.REPORT_FILE + " was committed by the agent: it stays in"
+                    + " its commits and in the diff";
+        }
+        try {
+            Files.delete(file);
+            Path dir = workspace.resolve(DIR);
+            if (!before.dirExisted() && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                try (var left = Files.list(dir)) {
+                    if (left.findAny().isEmpty()) {
+                        Files.delete(dir);
+                    }
+                }
+            }
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return "could not remove " + PhaseReports.REPORT_FILE + " from the checkout (it may show in the diff): " + e;
         }
     }
 
