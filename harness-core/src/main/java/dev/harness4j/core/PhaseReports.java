@@ -14,7 +14,8 @@ import java.util.Objects;
  *       every prompt, asking the agent to write {@value #REPORT_FILE} before it stops; a valid file is
  *       read after the run, a malformed one is ignored with a note. The file is then removed from the
  *       checkout before the changes are captured, so it is in neither the diff, the diffstat nor any
- *       commit the library makes (one the agent committed itself stays in its commits, with a note);
+ *       commit the library makes (one the agent committed itself stays in its commits, with a note,
+ *       and is removed from the captured changes all the same);
  *   <li>the <b>summarizer</b>, when one is configured: a separate model call ({@link
  *       #summarizerProvider()}, {@link #summarizerModel()}, resolved through the runner's providers,
  *       not metered) reads the diff and the tail of the transcript and answers the report as JSON;

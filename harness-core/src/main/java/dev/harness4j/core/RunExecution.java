@@ -245,8 +245,8 @@ final class RunExecution {
         try {
             Redactor redactor = Redactor.of(secrets);
             PhaseReporter.Settled s = runner.phaseReporter.settle(new PhaseReporter.Run(ws.dir(), captured.changes(),
-                    captured.patch(), io.resolve("transcript.log"), spec.prompt(), result, termination, reportTaken,
-                    redactor::redact));
+                    captured.tree(), captured.patch(), io.resolve("transcript.log"), spec.prompt(), result, termination,
+                    reportTaken, redactor::redact));
             result = s.result();
             notes.addAll(s.notes());
         } catch (RuntimeException e) {

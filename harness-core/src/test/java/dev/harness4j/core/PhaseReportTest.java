@@ -138,13 +138,23 @@ class PhaseReportTest {
     }
 
     @Test
-    void aReportTheAgentCommittedIsReadAndNotedAsInItsCommits() {
+    void aReportTheAgentCommittedIsReadNotedAndLeftOutOfTheCapturedChanges() {
         RunRecord r = runner.run(spec("echo a > a.txt && " + report(GOOD) + " && git add -A && git commit -qm c1")
                 .build());
 
         assertThat(r.result().phaseReport().source()).isEqualTo(PhaseReport.Source.SELF_REPORT);
-        assertThat(r.result().phaseReport().committed()).isTrue();
+        assertThat(r.result().phaseReport().committed()).as("its removal leaves the work committed").isTrue();
         assertThat(r.notes()).anySatisfy(n -> assertThat(n).contains("was committed by the agent"));
+        assertThat(r.changes().files()).containsExactly("a.txt");
+    }
+
+    @Test
+    void aReportCommittedWithOtherWorkLeftUncommittedIsNotCommitted() {
+        RunRecord r = runner.run(spec("echo a > a.txt && " + report(GOOD) + " && git add -A && git commit -qm c1"
+                + " && echo b > b.txt").build());
+
+        assertThat(r.result().phaseReport().committed()).isFalse();
+        assertThat(r.changes().files()).containsExactlyInAnyOrder("a.txt", "b.txt");
     }
 
     @Test

@@ -6,7 +6,11 @@ import java.nio.file.Path;
 import java.util.List;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
+import dev.harness4j.core.PhaseReports;
+import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 
 /**
@@ -21,18 +25,43 @@ record GitFacts(boolean committed, String commitMessage, GitChanges changes) {
     /** How many changed paths a git-derived summary names. */
     static final int MAX_NAMED_FILES = 20;
 
-    /** Reads HEAD's message from the workspace (JGit); a message that cannot be read is {@code null}. */
-    static GitFacts of(Path workspace, GitChanges changes) {
+    /**
+     * Reads HEAD's message from the workspace (JGit); a message that cannot be read is {@code null}.
+     *
+     * @param treeWithoutReport the captured tree when the report the agent committed was removed
+     *     from it (that removal alone does not make the work uncommitted), else {@code null}
+     */
+    static GitFacts of(Path workspace, GitChanges changes, String treeWithoutReport) {
         String message = null;
+        boolean clean = !changes.dirty();
         if (changes.headMoved()) {
             try (Repository r = new FileRepositoryBuilder().setWorkTree(workspace.toFile()).setMustExist(true).build();
                     RevWalk walk = new RevWalk(r)) {
-                message = walk.parseCommit(ObjectId.fromString(changes.headCommit())).getFullMessage().strip();
+                RevCommit head = walk.parseCommit(ObjectId.fromString(changes.headCommit()));
+                message = head.getFullMessage().strip();
+                if (!clean && treeWithoutReport != null) {
+                    clean = onlyTheReportDiffers(r, head, ObjectId.fromString(treeWithoutReport));
+                }
             } catch (IOException | RuntimeException e) {
                 message = null; // the report says committed; only the message is missing
             }
         }
-        return new GitFacts(changes.headMoved() && !changes.dirty(), message, changes);
+        return new GitFacts(changes.headMoved() && clean, message, changes);
+    }
+
+    private static boolean onlyTheReportDiffers(Repository r, RevCommit head, ObjectId tree) throws IOException {
+        try (TreeWalk tw = new TreeWalk(r)) {
+            tw.addTree(head.getTree());
+            tw.addTree(tree);
+            tw.setRecursive(true);
+            tw.setFilter(TreeFilter.ANY_DIFF);
+            while (tw.next()) {
+                if (!tw.getPathString().equals(PhaseReports.REPORT_FILE)) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /** Whether {@code path} is in HEAD's tree (false when git cannot say). */
@@ -43,7 +72,7 @@ record GitFacts(boolean committed, String commitMessage, GitChanges changes) {
             if (head == null) {
                 return false;
             }
-            try (var tw = org.eclipse.jgit.treewalk.TreeWalk.forPath(r, path, walk.parseCommit(head).getTree())) {
+            try (var tw = TreeWalk.forPath(r, path, walk.parseCommit(head).getTree())) {
                 return tw != null;
             }
         } catch (IOException | RuntimeException e) {

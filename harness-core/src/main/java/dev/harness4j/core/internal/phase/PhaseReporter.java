@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * PhaseReporter.Before before = reporter.prepare(ws.dir());   // before the process starts
  * PhaseReporter.Taken taken = reporter.take(ws.dir(), before); // after it ended, before the changes are captured
- * Settled s = reporter.settle(new Run(ws.dir(), changes, patch, transcript, task, result, termination, taken, redact));
+ * Settled s = reporter.settle(new Run(ws.dir(), changes, tree, patch, transcript, task, result, termination, taken, redact));
  * }</pre>
  */
 public final class PhaseReporter {
@@ -90,28 +90,30 @@ public final class PhaseReporter {
      */
     public Taken take(Path workspace, Before before) {
         if (before.file == null) {
-            return new Taken(null, List.of());
+            return new Taken(null, List.of(), false);
         }
         List<String> notes = new ArrayList<>();
         ReportFile.Read read = ReportFile.read(mapper, workspace, before.file);
         if (read.problem() != null) {
             notes.add("phase report: " + PhaseReports.REPORT_FILE + " ignored: " + read.problem());
         }
-        String removal = ReportFile.remove(workspace, before.file);
-        if (removal != null) {
-            notes.add("phase report: " + removal);
+        ReportFile.Removal removal = ReportFile.remove(workspace, before.file);
+        if (removal.note() != null) {
+            notes.add("phase report: " + removal.note());
         }
-        return new Taken(read.claims(), notes);
+        return new Taken(read.claims(), notes, removal.committedByAgent());
     }
 
     /** The agent's report as read after the run; opaque to callers. */
     public static final class Taken {
         final Claims claims;
         final List<String> notes;
+        final boolean removedCommittedReport;
 
-        Taken(Claims claims, List<String> notes) {
+        Taken(Claims claims, List<String> notes, boolean removedCommittedReport) {
             this.claims = claims;
             this.notes = List.copyOf(notes);
+            this.removedCommittedReport = removedCommittedReport;
         }
     }
 
@@ -120,6 +122,7 @@ public final class PhaseReporter {
      *
      * @param workspace the checkout
      * @param changes what git captured
+     * @param tree the captured tree's id (the workspace as it was after the run)
      * @param patch the diff file, or {@code null}
      * @param transcript the transcript file, or {@code null}
      * @param task the prompt the run was given
@@ -128,11 +131,12 @@ public final class PhaseReporter {
      * @param taken what {@link #take} read
      * @param redact takes the run's secrets out of text sent to the summarizer
      */
-    public record Run(Path workspace, GitChanges changes, Path patch, Path transcript, String task, HarnessResult result,
+    public record Run(Path workspace, GitChanges changes, String tree, Path patch, Path transcript, String task, HarnessResult result,
             Termination termination, Taken taken, UnaryOperator<String> redact) {
         public Run {
             Objects.requireNonNull(workspace, "workspace");
             Objects.requireNonNull(changes, "changes");
+            Objects.requireNonNull(tree, "tree");
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(result, "result");
             Objects.requireNonNull(termination, "termination");
@@ -152,7 +156,8 @@ public final class PhaseReporter {
     /** Picks the run's report; never throws for what the agent, the summarizer or git did. */
     public Settled settle(Run run) {
         List<String> notes = new ArrayList<>(run.taken().notes);
-        GitFacts git = GitFacts.of(run.workspace(), run.changes());
+        GitFacts git = GitFacts.of(run.workspace(), run.changes(),
+                run.taken().removedCommittedReport ? run.tree() : null);
         Claims claims = run.taken().claims;
         HarnessResult result = raceRule(run, git, claims, notes);
         Outcome outcome = result.outcome();

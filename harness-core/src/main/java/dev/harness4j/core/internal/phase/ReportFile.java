@@ -54,22 +54,22 @@ final class ReportFile {
         }
     }
 
+    /** What {@link #remove} did: a note or {@code null}, and whether it removed a report the agent committed. */
+    record Removal(String note, boolean committedByAgent) {}
+
     /**
      * Removes the report from the checkout after {@link #read}: the file (a symlink itself, not
      * its target), then its directory when it is empty and was not there before the run. A report
-     * committed at HEAD is left (deleting it would be an uncommitted change); the note says so.
-     *
-     * @return a note for the run, or {@code null}
+     * the agent committed (at HEAD, absent before the run) is removed too, so the captured tree and
+     * the diff leave it out; it stays in the agent's commits, and its removal is the only
+     * uncommitted change it makes. A report the baseline had is left alone.
      */
-    static String remove(Path workspace, Before before) {
+    static Removal remove(Path workspace, Before before) {
         Path file = workspace.resolve(PhaseReports.REPORT_FILE);
-        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-            return null;
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS) || before.content() != null) {
+            return new Removal(null, false);
         }
-        if (GitFacts.tracked(workspace, PhaseReports.REPORT_FILE)) {
-            return before.content() != null ? null : PhaseReports.REPORT_FILE + " was committed by the agent: it stays in"
-                    + " its commits and in the diff";
-        }
+        boolean committed = GitFacts.tracked(workspace, PhaseReports.REPORT_FILE);
         try {
             Files.delete(file);
             Path dir = workspace.resolve(DIR);
@@ -80,9 +80,12 @@ final class ReportFile {
                     }
                 }
             }
-            return null;
+            return new Removal(committed ? PhaseReports.REPORT_FILE + " was committed by the agent: it stays in its"
+                    + " commits; removed from the captured changes (the tree shows its deletion as uncommitted)" : null,
+                    committed);
         } catch (IOException | RuntimeException e) {
-            return "could not remove " + PhaseReports.REPORT_FILE + " from the checkout (it may show in the diff): " + e;
+            return new Removal("could not remove " + PhaseReports.REPORT_FILE + " from the checkout (it may show in the"
+                    + " diff): " + e, false);
         }
     }
 
