@@ -39,7 +39,7 @@ final class Summarizer {
     static final String SYSTEM = """
             You read what a headless coding agent did in one step of a job and report on it. Answer with one JSON \
             object and nothing else, with exactly these keys: "completed" (true only if the task was fully done), \
-            "commit_message" (a one-line commit message for the change, or null), "summary" (what was done, in a few \
+            "commit_message" (one line that would describe the change in a commit, or null), "summary" (what was done, in a few \
             sentences), "next_phase_notes" (what the next step should know, or null), "blockers" (an array of \
             strings: what stood in the way; empty when nothing).""";
 
