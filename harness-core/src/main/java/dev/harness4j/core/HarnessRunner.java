@@ -41,7 +41,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Runs one harness on one task in an isolated checkout, guarded, and captures the result:
  * registry → installation → provider → workspace → prepare → supervise → git changes →
- * interpret → result store. Thread-safe: concurrent {@link #run} calls are independent.
+ * interpret → phase report ({@link PhaseReports}) → result store. Thread-safe: concurrent {@link #run}
+ * calls are independent.
  *
  * <pre>{@code
  * try (HarnessRunner runner = HarnessRunner.builder()
