@@ -175,7 +175,8 @@ class PhaseReportSummarizerTest {
         JsonNode body = new ObjectMapper().readTree(s.body());
         assertThat(body.path("model").asText()).isEqualTo("summ-small");
         assertThat(body.path("stream").asBoolean()).isFalse();
-        assertThat(s.body()).contains("a.txt", "AGENT-SAID-done", "Add a.txt")
+        assertThat(s.body()).contains("a.txt", "AGENT-SAID-done", "The task:\\nAdd a.txt\\n")
+                .as("the task without the runner's framing").doesNotContain("You are running headless", "report.json")
                 .as("the run's own key is not sent to the summarizer").doesNotContain(ShellHarness.KEY);
         assertNoneContains(r.resultDir(), SUMM_KEY);
     }

@@ -7,6 +7,7 @@ import dev.harness4j.api.Outcome;
 import dev.harness4j.api.PhaseReport;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.Termination;
+import dev.harness4j.core.AutonomyPreamble;
 import dev.harness4j.core.PhaseReports;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -231,7 +232,11 @@ public final class PhaseReporter {
         }
         UnaryOperator<String> redact = run.redact();
         String key = p.secret() != null ? p.secret().reveal() : null;
-        Summarizer.Input in = new Summarizer.Input(redact.apply(run.task()), outcome.wireName(),
+        String task = PhaseReports.withoutContract(run.task()); // the task itself, without the runner's framing
+        if (AutonomyPreamble.isFramed(task)) {
+            task = task.substring(AutonomyPreamble.TEXT.length());
+        }
+        Summarizer.Input in = new Summarizer.Input(redact.apply(task.strip()), outcome.wireName(),
                 redact.apply(head(run.patch(), Summarizer.MAX_DIFF_CHARS + 1)),
                 redact.apply(tail(run.transcript(), Summarizer.MAX_TRANSCRIPT_CHARS)));
         Summarizer.Answer a = summarizer.summarize(p, in, config.summarizerTimeout());
