@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param cost the cost, or {@code null} when unmeasured (never a zero stand-in)
  * @param servedModel which model answered
  * @param summary the agent's final message, or {@code null}
- * @param phaseReport the phase report the adapter found, or {@code null} (core derives none)
+ * @param phaseReport the phase report: from the adapter, {@code null} when it found none (the runner's record
+ *     then carries the one core settled on: the agent's report file, a summarizer's, or git's)
  * @param retryAt for {@code rate-limited}: when the limit resets, or {@code null} when unknown
  */
 public record HarnessResult(

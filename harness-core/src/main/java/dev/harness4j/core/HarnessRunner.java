@@ -41,7 +41,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Runs one harness on one task in an isolated checkout, guarded, and captures the result:
  * registry → installation → provider → workspace → prepare → supervise → git changes →
- * interpret → result store. Thread-safe: concurrent {@link #run} calls are independent.
+ * interpret → phase report ({@link PhaseReports}) → result store. Thread-safe: concurrent {@link #run}
+ * calls are independent.
  *
  * <pre>{@code
  * try (HarnessRunner runner = HarnessRunner.builder()
@@ -90,6 +91,7 @@ public final class HarnessRunner implements AutoCloseable {
     final Map<String, String> environment;
     final boolean pushBranches;
     final boolean autonomyPreamble;
+    final dev.harness4j.core.internal.phase.PhaseReporter phaseReporter;
     final boolean loginProbe;
     final Duration loginTimeout;
     final Duration loginCacheTtl;
@@ -142,6 +144,7 @@ public final class HarnessRunner implements AutoCloseable {
         this.requireLogin = b.requireLogin;
         this.sandbox = new RunnerSandbox(b.sandbox, b.sandboxNetwork, b.bwrap, b.sandboxReadOnly, environment);
         this.prices = b.prices;
+        this.phaseReporter = new dev.harness4j.core.internal.phase.PhaseReporter(b.phaseReports, this::resolve);
     }
 
     private record CachedLogin(dev.harness4j.api.Login login, long expiresNanos) {}
@@ -305,6 +308,7 @@ public final class HarnessRunner implements AutoCloseable {
             workspaces.ensureWritableDir(workspaces.stateDir().resolve("runs"));
             workspaces.ensureWritableDir(store.resultsDir());
             RunSpec framed = autonomyPreamble ? spec.withPrompt(AutonomyPreamble.frame(spec.prompt())) : spec;
+            framed = framed.withPrompt(phaseReporter.prompt(framed.prompt())); // the self-report contract, when on
             HarnessListener both = listener == HarnessListener.NONE ? this.listener : both(this.listener, listener);
             return new RunExecution(this, runId, framed, harness, executable, provider, baseline, bailed, both)
                     .afterHarness(afterHarness).execute();
@@ -412,6 +416,7 @@ public final class HarnessRunner implements AutoCloseable {
         private String gitExecutable = "git";
         private boolean pushBranches;
         private boolean autonomyPreamble = true;
+        private PhaseReports phaseReports = PhaseReports.DEFAULT;
         private boolean loginProbe = true;
         private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
         private Duration loginCacheTtl = DEFAULT_LOGIN_CACHE_TTL;
@@ -566,6 +571,16 @@ public final class HarnessRunner implements AutoCloseable {
          */
         public Builder autonomyPreamble(boolean value) {
             this.autonomyPreamble = value;
+            return this;
+        }
+
+        /**
+         * How each run's phase report is found ({@code meta.json}'s {@code phase_report}): default
+         * {@link PhaseReports#DEFAULT} (the self-report contract appended to every prompt, no
+         * summarizer); {@link PhaseReports#GIT_ONLY} leaves the prompt as given.
+         */
+        public Builder phaseReports(PhaseReports value) {
+            this.phaseReports = Objects.requireNonNull(value, "phaseReports");
             return this;
         }
 

@@ -19,6 +19,7 @@ import dev.harness4j.core.RunRecord.Stage;
 import dev.harness4j.core.internal.capture.EventLog;
 import dev.harness4j.core.internal.capture.Redactor;
 import dev.harness4j.core.internal.capture.ResultStore;
+import dev.harness4j.core.internal.phase.PhaseReporter;
 import dev.harness4j.core.process.ProcessOutcome;
 import dev.harness4j.core.process.ProcessRequest;
 import dev.harness4j.core.workspace.Baseline;
@@ -78,6 +79,8 @@ final class RunExecution {
     private HarnessResult adapterResult;
     private ModelPrice price;
     private AfterHarness afterHarness = AfterHarness.NONE;
+    private PhaseReporter.Before reportBefore;
+    private PhaseReporter.Taken reportTaken;
     private AfterHarnessStep after;
     /** What confined the harness process, for meta.json's {@code sandbox}; null when it did not start. */
     private java.util.Map<String, Object> sandbox;
@@ -167,6 +170,10 @@ final class RunExecution {
     private void stages(EventLog events) throws InterruptedException {
         stage = Stage.WORKSPACE;
         ws = runner.workspaces.isolate(runId, baseline, spec.isolation());
+        reportBefore = runner.phaseReporter.prepare(ws.dir());
+        if (reportBefore.note() != null) {
+            notes.add(reportBefore.note());
+        }
         if (bailedBeforeStart()) {
             return;
         }
@@ -220,6 +227,7 @@ final class RunExecution {
         closeMeter();
         stage = Stage.CAPTURE;
         status(events, HarnessEvent.Status.CAPTURING, null);
+        reportTaken = runner.phaseReporter.take(ws.dir(), reportBefore); // out of the checkout before the capture
         captured = runner.changes.collect(ws);
         notes.addAll(captured.notes());
         Termination termination = outcome.termination();
@@ -252,12 +260,28 @@ final class RunExecution {
             }
             stage = null; // went through every stage
         }
+        settlePhaseReport(termination, io);
         if (runner.pushBranches) {
             branch = runner.pusher.push(ws, captured, ResultStore.taskDir(spec.task()) + "/"
                     + ResultStore.combo(harness.id(), provider.name(), model) + "/" + ResultStore.sanitise(runId))
                     .orElse(null);
         }
         runAfterHarness();
+    }
+
+    /** Gives the result its phase report (and, for a time stop racing a finished phase, its outcome). */
+    private void settlePhaseReport(Termination termination, Path io) {
+        try {
+            Redactor redactor = Redactor.of(secrets);
+            PhaseReporter.Settled s = runner.phaseReporter.settle(new PhaseReporter.Run(ws.dir(), captured.changes(),
+                    captured.tree(), captured.patch(), io.resolve("transcript.log"), spec.prompt(), result, termination,
+                    reportTaken, redactor::redact));
+            result = s.result();
+            notes.addAll(s.notes());
+        } catch (RuntimeException e) {
+            log.warn("run {}: finding its phase report failed: {}", runId, e.toString());
+            notes.add("phase report: could not be made: " + Redactor.of(secrets).redact(String.valueOf(e.getMessage())));
+        }
     }
 
     /** Runs the {@link AfterHarness} step; its failure becomes a note, not the run's outcome. */
@@ -410,6 +434,9 @@ final class RunExecution {
         Path resultDir = runner.store.dirFor(spec.task(), harness.id(), provider.name(), model, runId);
         Redactor redactor = Redactor.of(secrets);
         GitChanges changes = captured != null ? captured.changes() : null;
+        if (result.phaseReport() == null) {
+            result = result.withPhaseReport(PhaseReporter.uncaptured());
+        }
         RunRecord.Builder builder = RunRecord.builder(runId, spec).providerName(provider.name()).resolvedModel(model)
                 .baseline(baseline).headAfter(changes != null ? changes.headCommit() : null).result(result).stage(stage)
                 .exitCode(outcome != null ? outcome.exitCode() : null)

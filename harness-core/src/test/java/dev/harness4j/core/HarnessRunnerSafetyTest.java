@@ -156,6 +156,7 @@ class HarnessRunnerSafetyTest {
         assertThat(Files.readString(framed.resultDir().resolve("transcript.log")))
                 .contains("You are running headless", "Task:", "Create hello.txt");
         try (HarnessRunner plain = HarnessRunner.builder().stateDir(tmp.resolve("state2")).autonomyPreamble(false)
+                .phaseReports(PhaseReports.GIT_ONLY)
                 .registry(HarnessRegistry.builder().add(new ShellHarness()).build())
                 .providers(ShellHarness.provider()).build()) {
             RunRecord r = plain.run(spec("echo \"[$PROMPT]\"").prompt("Create hello.txt").build());

@@ -69,7 +69,8 @@ class MeteredRunTest {
 
         @Override
         public Invocation prepare(HarnessContext ctx) {
-            String script = ctx.prompt().substring(ctx.prompt().indexOf("SCRIPT:") + "SCRIPT:".length());
+            String prompt = PhaseReports.withoutContract(ctx.prompt()); // the runner appends it by default
+            String script = prompt.substring(prompt.indexOf("SCRIPT:") + "SCRIPT:".length());
             return Invocation.builder(ctx.executable(), "-c", script).workingDir(ctx.workspace())
                     .env("V1", ctx.provider().v1Url()).secretEnv("KEY", ctx.provider().secret().reveal()).build();
         }

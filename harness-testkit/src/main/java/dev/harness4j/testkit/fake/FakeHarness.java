@@ -10,6 +10,7 @@ import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.Outcomes;
 import dev.harness4j.core.AutonomyPreamble;
+import dev.harness4j.core.PhaseReports;
 import java.util.List;
 
 /**
@@ -58,8 +59,9 @@ public final class FakeHarness implements Harness {
 
     @Override
     public Invocation prepare(HarnessContext ctx) {
-        String prompt = AutonomyPreamble.isFramed(ctx.prompt()) // the runner frames prompts by default
-                ? ctx.prompt().substring(AutonomyPreamble.TEXT.length()) : ctx.prompt();
+        String task = PhaseReports.withoutContract(ctx.prompt()); // the runner appends it by default
+        String prompt = AutonomyPreamble.isFramed(task) // the runner frames prompts by default
+                ? task.substring(AutonomyPreamble.TEXT.length()) : task;
         FakeScript script = ctx.option(SCRIPT_OPTION).map(FakeScript::decode)
                 .orElseGet(() -> FakeScript.isScript(prompt)
                         ? FakeScript.decode(prompt)
