@@ -14,6 +14,7 @@ module dev.harness4j.core {
     requires org.slf4j;
 
     exports dev.harness4j.core;
+    exports dev.harness4j.core.job;
     exports dev.harness4j.core.process;
     exports dev.harness4j.core.provider;
     exports dev.harness4j.core.queue;
