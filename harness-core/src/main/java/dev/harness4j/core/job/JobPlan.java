@@ -58,6 +58,38 @@ public record JobPlan(String id, Path baseline, String ref, String harness, Stri
         return new Builder(baseline);
     }
 
+    /**
+     * Reads a plan file (JSON; a relative {@code baseline} is resolved against the file's
+     * directory). The format, with every field:
+     *
+     * <pre>{@code
+     * {"id": "importer-1", "baseline": "../app", "ref": "main",
+     *  "harness": "claude-code", "provider": "anthropic", "model": "claude-sonnet-4-5",
+     *  "max_quota_wait_seconds": 900, "push": false, "task": "importer",
+     *  "phases": [
+     *    {"id": "design", "prompt": "Write PLAN.md"},
+     *    {"id": "build", "prompt": "Implement PLAN.md", "depends_on": ["design"],
+     *     "harness": "opencode", "provider": "local", "model": "gemma4:31b", "max_attempts": 2,
+     *     "fallbacks": [{"provider": "openrouter", "model": "anthropic/claude-sonnet-4.5"}],
+     *     "limits": {"max_runtime_seconds": 1800, "inactivity_timeout_seconds": 300, "max_turns": 50},
+     *     "options": {}}]}
+     * }</pre>
+     *
+     * @throws InvalidJobPlanException listing every problem, unknown fields included
+     * @throws java.io.UncheckedIOException when the file cannot be read or is no JSON
+     */
+    public static JobPlan read(Path planFile) {
+        Objects.requireNonNull(planFile, "planFile");
+        com.fasterxml.jackson.databind.JsonNode n;
+        try {
+            n = new com.fasterxml.jackson.databind.ObjectMapper().readTree(planFile.toFile());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("could not read the job plan " + planFile + ": " + e.getMessage(), e);
+        }
+        Path dir = planFile.toAbsolutePath().normalize().getParent();
+        return dev.harness4j.core.internal.job.PlanJson.read(n, dir);
+    }
+
     /** A copy with another id. */
     public JobPlan withId(String value) {
         return new JobPlan(value, baseline, ref, harness, provider, model, phases, maxQuotaWait, push, task);

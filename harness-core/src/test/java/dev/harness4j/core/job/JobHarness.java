@@ -27,9 +27,10 @@ import java.util.Set;
  * "script">} in the workspace ({@code $PROMPT} holds the prompt, {@code $PROVIDER} the provider); a
  * stdout line {@code NOTES <text>} makes a self-reported {@link PhaseReport} with those
  * next-phase notes, a line {@code RATE-LIMITED <epoch seconds>} ends the run rate-limited until then.
+ * Public, and listed in harness-cli's test services, for the {@code job} command's tests.
  */
-final class JobHarness implements Harness {
-    static final String ID = "job-test";
+public final class JobHarness implements Harness {
+    public static final String ID = "job-test";
 
     @Override public String id() { return ID; }
     @Override public CompletionMode completionMode() { return CompletionMode.OPAQUE; }

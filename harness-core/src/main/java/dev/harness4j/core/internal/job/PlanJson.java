@@ -139,10 +139,15 @@ public final class PlanJson {
                 phase(p, "phase #" + (++i), b, problems);
             }
         }
-        if (!problems.isEmpty()) {
-            throw new InvalidJobPlanException(problems);
+        try {
+            JobPlan plan = b.build();
+            if (problems.isEmpty()) {
+                return plan;
+            }
+        } catch (InvalidJobPlanException e) {
+            problems.addAll(e.problems()); // one exception with every problem, the file's and the plan's
         }
-        return b.build();
+        throw new InvalidJobPlanException(problems);
     }
 
     private static void phase(JsonNode p, String where, JobPlan.Builder plan, List<String> problems) {
