@@ -134,6 +134,7 @@ public final class JobRunner implements AutoCloseable {
                 base = JobRepo.resolve(p.baseline(), p.ref());
                 repo.create(p.baseline(), base);
             } catch (RuntimeException e) {
+                dev.harness4j.core.internal.workspace.SafeDelete.deleteBelow(jobsDir, dir); // nothing half-made stays
                 throw new JobException(p.id(), JobException.Reason.IO, "could not make the job's repository "
                         + repo.dir() + " from " + p.baseline() + ": " + e.getMessage(), e);
             }
@@ -146,7 +147,8 @@ public final class JobRunner implements AutoCloseable {
     /**
      * Goes on with a job from its checkpoint: after a crash, a phase that was running is reset to
      * the commit the phases before it left (survivors of its run killed, its run dir removed) and
-     * run again; a paused job is resumed. Blocks like {@link #run}.
+     * run again; a paused job is resumed; a job paused for a quota waits for its reset (at once when
+     * it is past). Blocks like {@link #run}.
      *
      * @throws JobException {@code UNKNOWN_JOB}, {@code FINISHED}, {@code BUSY}, or {@code
      *     WORKSPACE_LOST} (the job is marked failed; its checkpoint, events and results stay)
@@ -161,11 +163,9 @@ public final class JobRunner implements AutoCloseable {
             }
             JobRepo repo = new JobRepo(dir.resolve("repo"), book.branch());
             new JobRecovery(book, repo).recover();
-            if (book.state() != JobState.RUNNING && book.state() != JobState.PAUSED_QUOTA) {
+            if (book.state() == JobState.CREATED || book.state() == JobState.PAUSED) {
                 book.move(book.state() == JobState.CREATED ? JobSignal.START : JobSignal.RESUME, "resumed");
-            } else if (book.state() == JobState.PAUSED_QUOTA) {
-                book.move(JobSignal.RESUME, "resumed before the quota reset at " + book.resumeAt());
-            }
+            } // running (its JVM died) goes on; paused-quota waits for its reset, as the provider asked
             return loop(book, repo, control);
         });
     }

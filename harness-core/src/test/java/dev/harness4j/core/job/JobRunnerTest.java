@@ -83,6 +83,20 @@ class JobRunnerTest {
     }
 
     @Test
+    void aCompletedJobPushesItsBranchToTheBaselinesOriginWhenAsked() throws Exception {
+        Path remote = tmp.resolve("remote.git");
+        GitFixture.git(tmp, "init", "-q", "--bare", remote.toString());
+        GitFixture.git(repo, "remote", "add", "origin", remote.toString());
+        JobStatus s = jobs.run(JobTesting.plan(repo).id("pushed").push(true)
+                .phase(JobTesting.phase("a", JobTesting.commits("a", "phase a"))).build());
+        assertThat(s.state()).isEqualTo(JobState.COMPLETED);
+        assertThat(GitFixture.git(remote, "rev-parse", "refs/heads/harness4j/jobs/pushed").trim()).isEqualTo(s.head());
+        assertThat(GitFixture.git(repo, "branch", "--list").strip()).isEqualTo("* main"); // the baseline got nothing
+        JsonNode summary = new ObjectMapper().readTree(s.dir().resolve("summary.json").toFile());
+        assertThat(summary.get("pushed_as").asText()).isEqualTo("harness4j/jobs/pushed");
+    }
+
+    @Test
     void aGraphRunsInDependencyOrderAndNotesFlowOnlyFromAncestors() throws Exception {
         JobStatus s = jobs.run(JobTesting.plan(repo)
                 .phase(PhaseSpec.builder("test", "t").dependsOn("build", "docs").option("script",

@@ -37,19 +37,15 @@ public final class JobFinish {
     }
 
     private static String push(JobBook book, JobRepo repo) {
-        Path baseline = book.plan().baseline();
-        Set<String> secrets = BranchPusher.remoteCredentials(baseline);
+        Set<String> secrets = BranchPusher.remoteCredentials(repo.dir());
         String target = "harness4j/jobs/" + book.jobId();
-        String url;
-        try {
-            url = JobRepo.git(baseline, "config", "--get", "remote.origin.url").trim();
-        } catch (RuntimeException e) {
-            book.event(JobEvent.Kind.PUSHED, null, null, null, "not pushed: the baseline " + baseline
+        if (JobRepo.originOf(repo.dir()) == null) {
+            book.event(JobEvent.Kind.PUSHED, null, null, null, "not pushed: the baseline " + book.plan().baseline()
                     + " has no remote 'origin'");
             return null;
         }
         try {
-            repo.push(url, target);
+            repo.push("origin", target);
             book.event(JobEvent.Kind.PUSHED, null, null, null, "pushed " + book.branch() + " to origin as " + target);
             return target;
         } catch (RuntimeException e) {

@@ -70,7 +70,10 @@ public final class JobLoop {
             if (next == null) {
                 return finish();
             }
-            runPhase(next);
+            JobState stopped = runPhase(next);
+            if (stopped != null) {
+                return stopped;
+            }
         }
     }
 
@@ -115,7 +118,8 @@ public final class JobLoop {
         repo.resetTo(book.head());
     }
 
-    private void runPhase(PhaseBook p) throws InterruptedException {
+    /** Runs one phase's run and books its end; returns the state to stop in, or null to go on. */
+    private JobState runPhase(PhaseBook p) {
         PhaseSpec spec = book.plan().phase(p.id());
         repo.resetTo(book.head());
         String runId = book.jobId() + "." + p.id() + "." + (p.runs.size() + 1);
@@ -145,20 +149,16 @@ public final class JobLoop {
             control.running(null);
             ended(p, runId, null, "refused: " + e.getMessage());
             failPhase(p, "the run was refused: " + e.getMessage());
-            return;
+            return null;
         } finally {
             control.running(null);
         }
         HarnessResult result = record.result();
         ended(p, runId, record, result.reason());
-        JobControl.Request r = control.requested();
-        if (r != null) {
-            obey(r, p);
-            return;
-        }
         Outcome outcome = result.outcome();
         JobRepo.Collected c = collected.get();
-        if (outcome.isSuccess() && c != null) {
+        JobControl.Request r = control.requested();
+        if (outcome.isSuccess() && c != null) { // kept even when a pause or cancel came too late to stop it
             if (c.leftovers()) {
                 book.event(JobEvent.Kind.LEFTOVERS_COMMITTED, p.id(), null, runId,
                         "the agent left changes uncommitted; the job committed them");
@@ -166,11 +166,16 @@ public final class JobLoop {
             repo.resetTo(c.commit());
             PhaseReport report = result.phaseReport();
             book.completePhase(p, c.commit(), report);
-        } else if (outcome == Outcome.RATE_LIMITED) {
+            return r != null ? obey(r, null) : null;
+        }
+        if (r != null) {
+            return obey(r, p);
+        }
+        if (outcome == Outcome.RATE_LIMITED) {
             rateLimited(p, spec, result);
         } else if (outcome == Outcome.BAILED) { // stopped by no request of ours: the runner is closing
-            resetPhase(p, "its run was bailed (" + result.reason() + ")");
-            throw new InterruptedException("the job's run " + runId + " was bailed: " + result.reason());
+            resetPhase(p, "its run was bailed (" + result.reason() + "); it runs again on resume");
+            return book.state();
         } else {
             String why = outcome.isSuccess() ? "its work could not be taken into the job's repository: "
                     + collectFailure.get() : "run " + runId + " ended " + outcome.wireName()
@@ -182,6 +187,7 @@ public final class JobLoop {
                 failPhase(p, why);
             }
         }
+        return null;
     }
 
     private void failPhase(PhaseBook p, String why) {

@@ -85,8 +85,8 @@ public final class JobRecovery {
     }
 
     private void removeRunDir(String runId) {
-        Path runs = book.plan().baseline() == null ? null : book.dir().getParent().getParent().resolve("runs");
-        if (runs == null || !Files.isDirectory(runs)) {
+        Path runs = book.dir().getParent().getParent().resolve("runs"); // <state>/jobs/<id> -> <state>/runs
+        if (!Files.isDirectory(runs)) {
             return;
         }
         try (DirectoryStream<Path> s = Files.newDirectoryStream(runs, p -> {

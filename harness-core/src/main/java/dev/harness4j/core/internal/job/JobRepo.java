@@ -45,6 +45,20 @@ public final class JobRepo {
     public void create(Path baseline, String commit) {
         git(dir.getParent(), "clone", "--quiet", "--no-checkout", baseline.toString(), dir.toString());
         git(dir, "checkout", "--quiet", "-B", branch, commit);
+        // the job repository's origin is the baseline's: a phase run's pushed branch, and the job's, go
+        // where the baseline's would, never into the baseline itself
+        String url = originOf(baseline);
+        if (url != null) {
+            git(dir, "remote", "set-url", "origin", url);
+        } else {
+            git(dir, "remote", "remove", "origin");
+        }
+    }
+
+    /** The URL of a repository's {@code origin}, or null when it has none. */
+    static String originOf(Path repo) {
+        Result r = run(repo, "config", "--get", "remote.origin.url");
+        return r.exit == 0 && !r.output.isBlank() ? r.output.trim() : null;
     }
 
     /** Whether the repository is there and readable. */
