@@ -1,6 +1,6 @@
 /**
  * harness4j's run engine: {@link dev.harness4j.core.HarnessRunner} and its records, the result
- * index, providers, the durable queue, and the process supervisor. Implementation lives in
+ * index, providers, the durable queue, multi-phase jobs, and the process supervisor. Implementation lives in
  * {@code dev.harness4j.core.internal.*}, which is not exported.
  */
 module dev.harness4j.core {
