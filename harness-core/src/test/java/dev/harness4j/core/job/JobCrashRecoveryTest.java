@@ -64,6 +64,61 @@ class JobCrashRecoveryTest {
         }
     }
 
+    @Test
+    void aPauseFromAnotherProcessStopsThePhaseInTheJvmRunningItAndACancelOfACrashedJobSweepsItsRun() throws Exception {
+        Path repo = GitFixture.repo(Files.createDirectories(tmp.resolve("repo")));
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        Path state = tmp.resolve("state");
+        Process child = startChild(state, repo, out, "remote");
+        try {
+            awaitPhaseB(child, out, "remote.b.1");
+            try (HarnessRunner runner = JobTesting.runner(state); JobRunner jobs = JobRunner.builder(runner).build()) {
+                jobs.pause("remote"); // another process runs it: a request its poller takes
+                assertThat(child.waitFor(120, TimeUnit.SECONDS)).as(log()).isTrue();
+                assertThat(log()).contains("ended PAUSED");
+                assertThat(jobs.status("remote").phase("b").state()).isEqualTo(PhaseState.PENDING);
+                assertThat(RunMarker.find("remote.b.1")).isEmpty();
+            }
+        } finally {
+            child.destroyForcibly();
+        }
+
+        Files.delete(out.resolve("nb"));
+        Process second = startChild(state, repo, out, "crashed");
+        try {
+            awaitPhaseB(second, out, "crashed.b.1");
+            second.destroyForcibly();
+            assertThat(second.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            second.destroyForcibly();
+        }
+        try (HarnessRunner runner = JobTesting.runner(state); JobRunner jobs = JobRunner.builder(runner).build()) {
+            jobs.cancel("crashed"); // nobody runs it: applied here, its dead run swept
+            JobStatus s = jobs.status("crashed");
+            assertThat(s.state()).isEqualTo(JobState.CANCELLED);
+            assertThat(s.phases()).extracting(PhaseStatus::state)
+                    .containsExactly(PhaseState.COMPLETED, PhaseState.SKIPPED, PhaseState.SKIPPED);
+            assertThat(RunMarker.find("crashed.b.1")).isEmpty();
+            assertThat(state.resolve("runs/crashed.b.1")).doesNotExist();
+        }
+    }
+
+    private Process startChild(Path state, Path repo, Path out, String jobId) throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        return new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                JobChild.class.getName(), state.toString(), repo.toString(), out.toString(), jobId)
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("child.log").toFile()).start();
+    }
+
+    private void awaitPhaseB(Process child, Path out, String runId) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (RunMarker.find(runId).isEmpty() || !Files.exists(out.resolve("nb"))) {
+            assertThat(child.isAlive()).as("the child died early: " + log()).isTrue();
+            assertThat(System.nanoTime()).as("phase b never started: " + log()).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
     private String log() {
         try {
             return Files.readString(tmp.resolve("child.log"));
