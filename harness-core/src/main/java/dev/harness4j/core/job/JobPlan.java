@@ -71,7 +71,8 @@ public record JobPlan(String id, Path baseline, String ref, String harness, Stri
      *    {"id": "build", "prompt": "Implement PLAN.md", "depends_on": ["design"],
      *     "harness": "opencode", "provider": "local", "model": "gemma4:31b", "max_attempts": 2,
      *     "fallbacks": [{"provider": "openrouter", "model": "anthropic/claude-sonnet-4.5"}],
-     *     "limits": {"max_runtime_seconds": 1800, "inactivity_timeout_seconds": 300, "max_turns": 50},
+     *     "limits": {"max_runtime_seconds": 1800, "inactivity_timeout_seconds": 300, "max_turns": 50,
+     *                "max_tokens": 2000000, "max_cost_usd": 5.0, "max_model_requests": 400},
      *     "options": {}}]}
      * }</pre>
      *

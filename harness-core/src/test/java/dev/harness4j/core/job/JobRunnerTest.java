@@ -231,6 +231,22 @@ class JobRunnerTest {
     }
 
     @Test
+    void theReadmeExamplesPlanIsCheckedAgainstTheRunnerBeforeAnythingRuns() {
+        assertThatThrownBy(() -> {
+            // the README's "Jobs" snippet; this runner knows neither claude-code nor anthropic
+            try (JobRunner jobs = JobRunner.builder(runner).listener(System.out::println).build()) {
+                JobStatus s = jobs.run(JobPlan.builder(repo).harness("claude-code").provider("anthropic")
+                        .phase("design", "Write PLAN.md for a CSV importer")
+                        .phase(PhaseSpec.builder("build", "Implement PLAN.md").fallback("openrouter", null).build())
+                        .build());                  // refused whole, before anything runs, on a cycle or unknown dependency
+                jobs.resume(s.jobId());             // after a crash or a pause, in any JVM on the same state dir
+            }
+        }).isInstanceOf(InvalidJobPlanException.class).hasMessageContaining("claude-code")
+                .hasMessageContaining("openrouter");
+        assertThat(tmp.resolve("state/jobs")).doesNotExist();
+    }
+
+    @Test
     void aWorkspaceDeletedUnderAPausedJobFailsItClearlyAndKeepsTheRest() throws Exception {
         JobStatus s = jobs.run(JobTesting.plan(repo).id("lost")
                 .phase(JobTesting.phase("a", JobTesting.commits("a", "phase a")))

@@ -155,16 +155,27 @@ public final class JobRepo {
         try {
             Process p = pb.start();
             p.getOutputStream().close();
-            byte[] out;
-            try (var in = p.getInputStream()) {
-                out = in.readAllBytes();
-            }
+            // drained on another thread, so that a git that hangs with its output open still times out
+            java.util.concurrent.CompletableFuture<byte[]> out = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try (var in = p.getInputStream()) {
+                    return in.readAllBytes();
+                } catch (IOException e) {
+                    return new byte[0];
+                }
+            });
             if (!p.waitFor(GIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
                 throw new UncheckedIOException(new IOException("git " + String.join(" ", args) + " in " + cwd
                         + " took longer than " + GIT_TIMEOUT.toSeconds() + " s; stopped"));
             }
-            return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+            byte[] bytes;
+            try {
+                bytes = out.get(GIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                bytes = new byte[0];
+            }
+            return new Result(p.exitValue(), new String(bytes, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("could not run git " + String.join(" ", args) + " in " + cwd, e);
         } catch (InterruptedException e) {

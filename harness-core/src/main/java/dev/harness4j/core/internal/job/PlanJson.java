@@ -27,7 +27,8 @@ import java.util.Set;
  *    {"id": "design", "prompt": "Write PLAN.md"},
  *    {"id": "build", "prompt": "Implement PLAN.md", "depends_on": ["design"], "max_attempts": 2,
  *     "fallbacks": [{"provider": "openrouter", "model": "anthropic/claude-sonnet-4.5"}],
- *     "limits": {"max_runtime_seconds": 1800, "inactivity_timeout_seconds": 300, "max_turns": 50},
+ *     "limits": {"max_runtime_seconds": 1800, "inactivity_timeout_seconds": 300, "max_turns": 50,
+ *                "max_tokens": 2000000, "max_cost_usd": 5.0, "max_model_requests": 400},
  *     "options": {}}]}
  * }</pre>
  */
@@ -38,7 +39,7 @@ public final class PlanJson {
             "depends_on", "fallbacks", "max_attempts", "limits", "options");
     private static final Set<String> FALLBACK_FIELDS = Set.of("provider", "model");
     private static final Set<String> LIMIT_FIELDS = Set.of("max_runtime_seconds", "inactivity_timeout_seconds",
-            "max_turns");
+            "max_turns", "max_tokens", "max_cost_usd", "max_model_requests");
 
     private PlanJson() {}
 
@@ -80,6 +81,15 @@ public final class PlanJson {
             }
             if (p.limits().maxTurns() != null) {
                 l.put("max_turns", p.limits().maxTurns());
+            }
+            if (p.limits().maxTokens() != null) {
+                l.put("max_tokens", p.limits().maxTokens());
+            }
+            if (p.limits().maxCostUsd() != null) {
+                l.put("max_cost_usd", p.limits().maxCostUsd());
+            }
+            if (p.limits().maxModelRequests() != null) {
+                l.put("max_model_requests", p.limits().maxModelRequests());
             }
             ObjectNode opts = o.putObject("options");
             p.options().forEach(opts::put);
@@ -223,15 +233,31 @@ public final class PlanJson {
         unknown(l, LIMIT_FIELDS, where + "'s limits", problems);
         Duration runtime = seconds(l, "max_runtime_seconds", where, problems);
         Duration inactivity = seconds(l, "inactivity_timeout_seconds", where, problems);
-        Integer turns = null;
-        if (l.has("max_turns")) {
-            if (l.get("max_turns").isIntegralNumber() && l.get("max_turns").asInt() >= 1) {
-                turns = l.get("max_turns").asInt();
+        Long turns = whole(l, "max_turns", where, problems);
+        Long tokens = whole(l, "max_tokens", where, problems);
+        Long requests = whole(l, "max_model_requests", where, problems);
+        java.math.BigDecimal cost = null;
+        if (l.has("max_cost_usd")) {
+            if (l.get("max_cost_usd").isNumber() && l.get("max_cost_usd").decimalValue().signum() > 0) {
+                cost = l.get("max_cost_usd").decimalValue();
             } else {
-                problems.add(where + ": \"max_turns\" must be a whole number, at least 1");
+                problems.add(where + ": \"max_cost_usd\" must be a number above 0");
             }
         }
-        b.limits(new Limits(inactivity, runtime, turns));
+        b.limits(new Limits(inactivity, runtime, turns != null ? Math.toIntExact(turns) : null, tokens, cost,
+                requests != null ? Math.toIntExact(requests) : null));
+    }
+
+    private static Long whole(JsonNode n, String field, String where, List<String> problems) {
+        if (!n.has(field)) {
+            return null;
+        }
+        JsonNode v = n.get(field);
+        if (v.isIntegralNumber() && v.canConvertToInt() && v.asInt() >= 1) {
+            return v.asLong();
+        }
+        problems.add(where + ": \"" + field + "\" must be a whole number, at least 1");
+        return null;
     }
 
     private static Duration seconds(JsonNode n, String field, String where, List<String> problems) {

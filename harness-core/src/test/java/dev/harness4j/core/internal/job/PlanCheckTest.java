@@ -62,9 +62,13 @@ class PlanCheckTest {
                 .hasMessageContaining("unknown field \"colour\"").hasMessageContaining("unknown field \"retries\"");
         var good = new ObjectMapper().readTree("{\"baseline\":\"repo\",\"harness\":\"h\",\"provider\":\"p\","
                 + "\"phases\":[{\"id\":\"a\",\"prompt\":\"x\",\"fallbacks\":[{\"provider\":\"q\"}],"
-                + "\"limits\":{\"max_runtime_seconds\":60}}]}");
+                + "\"limits\":{\"max_runtime_seconds\":60,\"max_tokens\":5000,\"max_cost_usd\":1.5,"
+                + "\"max_model_requests\":9}}]}");
         JobPlan p = PlanJson.read(good, Path.of("/plans"));
         assertThat(p.baseline()).isEqualTo(Path.of("/plans/repo"));
+        assertThat(p.phase("a").limits().maxTokens()).isEqualTo(5000L); // budgets survive a checkpoint too
+        assertThat(p.phase("a").limits().maxCostUsd()).isEqualByComparingTo("1.5");
+        assertThat(p.phase("a").limits().maxModelRequests()).isEqualTo(9);
         assertThat(PlanJson.read(PlanJson.write(p), Path.of("/"))).isEqualTo(p);
     }
 }
