@@ -4,6 +4,7 @@ import dev.harness4j.api.Harness;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.job.ControlFile;
 import dev.harness4j.core.internal.job.JobBook;
 import dev.harness4j.core.internal.job.JobControl;
 import dev.harness4j.core.internal.job.JobLoop;
@@ -14,11 +15,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -60,9 +58,6 @@ import java.util.stream.Stream;
 public final class JobRunner implements AutoCloseable {
     /** How often a running job looks for a pause or cancel asked by another process: 300 ms. */
     public static final Duration DEFAULT_CONTROL_POLL = Duration.ofMillis(300);
-    /** The file another process writes {@code pause} or {@code cancel} into. */
-    static final String CONTROL = "control";
-    private static final String LOCK = "lock";
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private final HarnessRunner runner;
@@ -228,12 +223,10 @@ public final class JobRunner implements AutoCloseable {
             throw new JobException(jobId, JobException.Reason.FINISHED, "job " + jobId + " is "
                     + s.state().wireName() + "; it cannot be " + (request == JobControl.Request.PAUSE ? "paused" : "cancelled"));
         }
-        try (FileChannel ch = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            FileLock lock = tryLock(ch);
+        try (FileChannel ch = ControlFile.openLock(dir)) {
+            FileLock lock = ControlFile.tryLock(ch);
             if (lock == null) { // another process runs it: leave the request for its poller
-                Files.writeString(dir.resolve(CONTROL + ".tmp"), request.name().toLowerCase(), StandardCharsets.UTF_8);
-                Files.move(dir.resolve(CONTROL + ".tmp"), dir.resolve(CONTROL),
-                        java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                ControlFile.leave(dir, request);
                 return;
             }
             try {
@@ -267,13 +260,13 @@ public final class JobRunner implements AutoCloseable {
         if (active.putIfAbsent(jobId, mine) != null) {
             throw busy(jobId);
         }
-        try (FileChannel ch = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            FileLock lock = tryLock(ch);
+        try (FileChannel ch = ControlFile.openLock(dir)) {
+            FileLock lock = ControlFile.tryLock(ch);
             if (lock == null) {
                 throw busy(jobId);
             }
             try {
-                Files.deleteIfExists(dir.resolve(CONTROL)); // a request nobody took, from before
+                ControlFile.clear(dir); // a request nobody took, from before
                 body.run(control);
                 return status(jobId);
             } finally {
@@ -291,14 +284,6 @@ public final class JobRunner implements AutoCloseable {
 
     private JobState loop(JobBook book, JobRepo repo, JobControl control) throws InterruptedException {
         return new JobLoop(runner, book, repo, control).run();
-    }
-
-    private static FileLock tryLock(FileChannel ch) throws IOException {
-        try {
-            return ch.tryLock();
-        } catch (OverlappingFileLockException e) {
-            return null;
-        }
     }
 
     private static JobException busy(String jobId) {
@@ -334,15 +319,9 @@ public final class JobRunner implements AutoCloseable {
     }
 
     private void pollRequests() {
-        for (var e : active.entrySet()) {
-            Path f = e.getValue().dir().resolve(CONTROL);
+        for (Active a : active.values()) {
             try {
-                if (Files.exists(f)) {
-                    String what = Files.readString(f, StandardCharsets.UTF_8).trim();
-                    Files.deleteIfExists(f);
-                    e.getValue().control().request(what.equals("cancel") ? JobControl.Request.CANCEL
-                            : JobControl.Request.PAUSE);
-                }
+                ControlFile.take(a.dir()).ifPresent(a.control()::request);
             } catch (IOException | RuntimeException ex) {
                 // the next poll tries again
             }
