@@ -1,6 +1,6 @@
 /**
  * harness4j's run engine: {@link dev.harness4j.core.HarnessRunner} and its records, the result
- * index, providers, the durable queue, and the process supervisor. Implementation lives in
+ * index, providers, the durable queue, multi-phase jobs, and the process supervisor. Implementation lives in
  * {@code dev.harness4j.core.internal.*}, which is not exported.
  */
 module dev.harness4j.core {
@@ -14,6 +14,7 @@ module dev.harness4j.core {
     requires org.slf4j;
 
     exports dev.harness4j.core;
+    exports dev.harness4j.core.job;
     exports dev.harness4j.core.process;
     exports dev.harness4j.core.provider;
     exports dev.harness4j.core.queue;

@@ -37,10 +37,10 @@ class PublicSurfaceTest {
     }
 
     @Test
-    void theModuleExportsTheRunnerProvidersQueueProcessAndWorkspaceErrorsAndNothingInternal() throws Exception {
+    void theModuleExportsTheRunnerProvidersQueueJobsProcessAndWorkspaceErrorsAndNothingInternal() throws Exception {
         ModuleDescriptor d = descriptor();
         assertThat(d.name()).isEqualTo("dev.harness4j.core");
-        assertThat(exported()).containsExactly("dev.harness4j.core", "dev.harness4j.core.process",
+        assertThat(exported()).containsExactly("dev.harness4j.core", "dev.harness4j.core.job", "dev.harness4j.core.process",
                 "dev.harness4j.core.provider", "dev.harness4j.core.queue", "dev.harness4j.core.workspace");
         assertThat(classesDir().resolve("dev/harness4j/core/internal")).isDirectory();
         assertThat(d.opens()).allSatisfy(o -> assertThat(o.isQualified()).as("opened only to Jackson").isTrue());

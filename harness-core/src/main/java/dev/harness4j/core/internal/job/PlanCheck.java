@@ -1,0 +1,158 @@
+package dev.harness4j.core.internal.job;
+
+import dev.harness4j.core.job.JobPlan;
+import dev.harness4j.core.job.PhaseSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** Checks a plan's phases against each other and orders them; pure functions. */
+public final class PlanCheck {
+    /** A phase id: becomes part of run ids and file names. */
+    public static final Pattern PHASE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,39}");
+    /** A job id: becomes a directory name and part of run ids. */
+    public static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
+
+    private PlanCheck() {}
+
+    /** Every problem of the plan, empty when it can run. */
+    public static List<String> problems(JobPlan plan) {
+        List<String> problems = new ArrayList<>();
+        if (plan.id() != null && !JOB_ID.matcher(plan.id()).matches()) {
+            problems.add("job id '" + plan.id() + "' must match " + JOB_ID);
+        }
+        if (plan.phases().isEmpty()) {
+            problems.add("the plan has no phases; add at least one");
+        }
+        Set<String> ids = new HashSet<>();
+        for (PhaseSpec p : plan.phases()) {
+            if (!PHASE_ID.matcher(p.id()).matches()) {
+                problems.add("phase id '" + p.id() + "' must match " + PHASE_ID);
+            }
+            if (!ids.add(p.id())) {
+                problems.add("phase id '" + p.id() + "' is used twice; phase ids must be unique");
+            }
+            if (p.prompt().isBlank()) {
+                problems.add("phase " + p.id() + " has a blank prompt");
+            }
+            if (blank(plan.harnessOf(p))) {
+                problems.add("phase " + p.id() + " has no harness; set the phase's or the job's");
+            }
+            if (blank(plan.providerOf(p))) {
+                problems.add("phase " + p.id() + " has no provider; set the phase's or the job's");
+            }
+        }
+        for (PhaseSpec p : plan.phases()) {
+            for (String d : p.dependsOn()) {
+                if (!ids.contains(d)) {
+                    problems.add("phase " + p.id() + " depends on unknown phase '" + d + "' (phases: " + ids + ")");
+                } else if (d.equals(p.id())) {
+                    problems.add("phase " + p.id() + " depends on itself");
+                }
+            }
+        }
+        cycles(plan.phases()).forEach(c -> problems.add("phases form a cycle: " + String.join(" -> ", c)));
+        return problems;
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    /** The dependencies of each phase: the named ones, or the one before when no phase names any. */
+    public static Map<String, List<String>> dependencies(List<PhaseSpec> phases) {
+        boolean graph = phases.stream().anyMatch(p -> !p.dependsOn().isEmpty());
+        Map<String, List<String>> deps = new LinkedHashMap<>();
+        for (int i = 0; i < phases.size(); i++) {
+            PhaseSpec p = phases.get(i);
+            deps.put(p.id(), graph ? p.dependsOn() : i == 0 ? List.of() : List.of(phases.get(i - 1).id()));
+        }
+        return deps;
+    }
+
+    /** Each phase's dependencies, transitively, in run order. */
+    public static List<String> ancestors(List<PhaseSpec> phases, String phaseId) {
+        Map<String, List<String>> deps = dependencies(phases);
+        Set<String> seen = new HashSet<>();
+        List<String> todo = new ArrayList<>(deps.getOrDefault(phaseId, List.of()));
+        while (!todo.isEmpty()) {
+            String d = todo.remove(todo.size() - 1);
+            if (seen.add(d)) {
+                todo.addAll(deps.getOrDefault(d, List.of()));
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (PhaseSpec p : order(phases)) {
+            if (seen.contains(p.id())) {
+                out.add(p.id());
+            }
+        }
+        return out;
+    }
+
+    /** The cycles among the named dependencies, each as {@code a, b, a}; unknown ids ignored. */
+    static List<List<String>> cycles(List<PhaseSpec> phases) {
+        Map<String, List<String>> deps = new LinkedHashMap<>();
+        phases.forEach(p -> deps.putIfAbsent(p.id(), p.dependsOn()));
+        Map<String, Integer> color = new HashMap<>(); // absent white, 1 grey, 2 black
+        List<List<String>> found = new ArrayList<>();
+        Set<Set<String>> seen = new HashSet<>();
+        for (String start : deps.keySet()) {
+            visit(start, deps, color, new ArrayList<>(), found, seen);
+        }
+        return found;
+    }
+
+    private static void visit(String id, Map<String, List<String>> deps, Map<String, Integer> color, List<String> path,
+            List<List<String>> found, Set<Set<String>> seen) {
+        Integer c = color.get(id);
+        if (c != null && c == 2) {
+            return;
+        }
+        if (c != null && c == 1) {
+            List<String> cycle = new ArrayList<>(path.subList(path.indexOf(id), path.size()));
+            if (seen.add(new HashSet<>(cycle)) && !(cycle.size() == 1)) { // a self-dependency is reported apart
+                cycle.add(id);
+                found.add(cycle);
+            }
+            return;
+        }
+        color.put(id, 1);
+        path.add(id);
+        for (String d : deps.getOrDefault(id, List.of())) {
+            if (deps.containsKey(d)) {
+                visit(d, deps, color, path, found, seen);
+            }
+        }
+        path.remove(path.size() - 1);
+        color.put(id, 2);
+    }
+
+    /** The phases in run order: dependencies first, ties in the order given. The plan must be valid. */
+    public static List<PhaseSpec> order(List<PhaseSpec> phases) {
+        Map<String, List<String>> deps = dependencies(phases);
+        List<PhaseSpec> out = new ArrayList<>();
+        Set<String> done = new LinkedHashSet<>();
+        while (out.size() < phases.size()) {
+            boolean progressed = false;
+            for (PhaseSpec p : phases) {
+                if (!done.contains(p.id()) && done.containsAll(deps.get(p.id()))) {
+                    out.add(p);
+                    done.add(p.id());
+                    progressed = true;
+                    break;
+                }
+            }
+            if (!progressed) {
+                throw new IllegalStateException("the phases have a cycle; check the plan with PlanCheck.problems first");
+            }
+        }
+        return out;
+    }
+}

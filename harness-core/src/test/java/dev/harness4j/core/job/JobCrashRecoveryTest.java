@@ -1,0 +1,129 @@
+package dev.harness4j.core.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.harness4j.core.GitFixture;
+import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.process.RunMarker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** kill -9 of the JVM running a job in the middle of phase b; the job resumed in another JVM. */
+class JobCrashRecoveryTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aJobKilledMidPhaseResumesInAnotherJvmRunningThatPhaseOnceMoreAndNothingTwice() throws Exception {
+        Path repo = GitFixture.repo(Files.createDirectories(tmp.resolve("repo")));
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        Path state = tmp.resolve("state");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process child = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                JobChild.class.getName(), state.toString(), repo.toString(), out.toString(), "crashy")
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("child.log").toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            String firstRunOfB = "crashy.b.1";
+            while (RunMarker.find(firstRunOfB).isEmpty() || !Files.exists(out.resolve("nb"))) {
+                assertThat(child.isAlive()).as("the child died early: " + log()).isTrue();
+                assertThat(System.nanoTime()).as("phase b never started: " + log()).isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            child.destroyForcibly(); // SIGKILL: no shutdown hook, no cleanup
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            child.destroyForcibly();
+        }
+        assertThat(RunMarker.find("crashy.b.1")).as("the sleeping agent outlives its JVM").isNotEmpty();
+
+        try (HarnessRunner runner = JobTesting.runner(state); JobRunner jobs = JobRunner.builder(runner).build()) {
+            JobStatus before = jobs.status("crashy");
+            assertThat(before.state()).isEqualTo(JobState.RUNNING);
+            assertThat(before.phase("b").state()).isEqualTo(PhaseState.RUNNING);
+
+            JobStatus s = jobs.resume("crashy");
+
+            assertThat(s.state()).as(log()).isEqualTo(JobState.COMPLETED);
+            assertThat(RunMarker.find("crashy.b.1")).as("the old run's processes were killed").isEmpty();
+            assertThat(state.resolve("runs/crashy.b.1")).doesNotExist();
+            assertThat(Files.readString(out.resolve("nb")).trim()).as("phase b ran once more").isEqualTo("2");
+            assertThat(s.phase("a").runIds()).hasSize(1);
+            assertThat(s.phase("b").runIds()).containsExactly("crashy.b.1", "crashy.b.2");
+            assertThat(s.phase("c").runIds()).hasSize(1);
+            assertThat(Files.readString(out.resolve("prompt-c"))).contains("see a.txt"); // notes survived the crash
+            assertThat(List.of(GitFixture.git(s.repository(), "log", "--reverse", "--format=%s", s.branch())
+                    .strip().split("\n"))).containsExactly("initial", "phase a", "phase b", "phase c");
+            assertThat(Files.readAllLines(s.dir().resolve("events.jsonl")))
+                    .anyMatch(l -> l.contains("\"phase-reset\"") && l.contains("crashy.b.1")
+                            && l.contains("surviving process"));
+        }
+    }
+
+    @Test
+    void aPauseFromAnotherProcessStopsThePhaseInTheJvmRunningItAndACancelOfACrashedJobSweepsItsRun() throws Exception {
+        Path repo = GitFixture.repo(Files.createDirectories(tmp.resolve("repo")));
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        Path state = tmp.resolve("state");
+        Process child = startChild(state, repo, out, "remote");
+        try {
+            awaitPhaseB(child, out, "remote.b.1");
+            try (HarnessRunner runner = JobTesting.runner(state); JobRunner jobs = JobRunner.builder(runner).build()) {
+                jobs.pause("remote"); // another process runs it: a request its poller takes
+                assertThat(child.waitFor(120, TimeUnit.SECONDS)).as(log()).isTrue();
+                assertThat(log()).contains("ended PAUSED");
+                assertThat(jobs.status("remote").phase("b").state()).isEqualTo(PhaseState.PENDING);
+                assertThat(RunMarker.find("remote.b.1")).isEmpty();
+            }
+        } finally {
+            child.destroyForcibly();
+        }
+
+        Files.delete(out.resolve("nb"));
+        Process second = startChild(state, repo, out, "crashed");
+        try {
+            awaitPhaseB(second, out, "crashed.b.1");
+            second.destroyForcibly();
+            assertThat(second.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            second.destroyForcibly();
+        }
+        try (HarnessRunner runner = JobTesting.runner(state); JobRunner jobs = JobRunner.builder(runner).build()) {
+            jobs.cancel("crashed"); // nobody runs it: applied here, its dead run swept
+            JobStatus s = jobs.status("crashed");
+            assertThat(s.state()).isEqualTo(JobState.CANCELLED);
+            assertThat(s.phases()).extracting(PhaseStatus::state)
+                    .containsExactly(PhaseState.COMPLETED, PhaseState.SKIPPED, PhaseState.SKIPPED);
+            assertThat(RunMarker.find("crashed.b.1")).isEmpty();
+            assertThat(state.resolve("runs/crashed.b.1")).doesNotExist();
+        }
+    }
+
+    private Process startChild(Path state, Path repo, Path out, String jobId) throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        return new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                JobChild.class.getName(), state.toString(), repo.toString(), out.toString(), jobId)
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("child.log").toFile()).start();
+    }
+
+    private void awaitPhaseB(Process child, Path out, String runId) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (RunMarker.find(runId).isEmpty() || !Files.exists(out.resolve("nb"))) {
+            assertThat(child.isAlive()).as("the child died early: " + log()).isTrue();
+            assertThat(System.nanoTime()).as("phase b never started: " + log()).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    private String log() {
+        try {
+            return Files.readString(tmp.resolve("child.log"));
+        } catch (Exception e) {
+            return "(no log)";
+        }
+    }
+}
