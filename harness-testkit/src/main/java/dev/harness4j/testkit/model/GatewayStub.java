@@ -39,12 +39,29 @@ final class GatewayStub {
     private final Map<String, Instant> keys = new ConcurrentHashMap<>();
     private final List<Row> rows = new ArrayList<>();
     private Instant batchDue;
+    private volatile GatewayFault fault = GatewayFault.NONE;
+    private final java.util.concurrent.atomic.AtomicInteger deleted = new java.util.concurrent.atomic.AtomicInteger();
 
     private record Row(String key, ObjectNode row, Instant visibleAt) {}
 
     GatewayStub(ObjectMapper json, Duration delay) {
         this.json = json;
         this.delay = delay;
+    }
+
+    void fault(GatewayFault value) {
+        this.fault = value;
+    }
+
+    /** How many keys {@code POST /key/delete} has deleted. */
+    int deletedKeys() {
+        return deleted.get();
+    }
+
+    /** How many generated keys are live (neither deleted nor expired). */
+    int liveKeys() {
+        Instant now = Instant.now();
+        return (int) keys.values().stream().filter(now::isBefore).count();
     }
 
     /** Whether {@code key} was generated here, is not deleted and has not expired. */
@@ -81,6 +98,21 @@ final class GatewayStub {
             Router.sendJson(ex, 401, error("Authentication Error: the gateway's master key is required"), rec);
             return;
         }
+        GatewayFault f = fault;
+        if (f == GatewayFault.MINT_FAILS && path.equals("/key/generate")
+                || f == GatewayFault.SPEND_500 && path.equals("/spend/logs")
+                || f == GatewayFault.DELETE_FAILS && path.equals("/key/delete")) {
+            Router.sendJson(ex, 500, error("Internal Server Error (the stub's fault " + f + ")"), rec);
+            return;
+        }
+        if (f == GatewayFault.SPEND_GARBAGE && path.equals("/spend/logs")) {
+            Router.send(ex, 200, "text/html", "<html>upstream hiccup".getBytes(StandardCharsets.UTF_8), rec);
+            return;
+        }
+        if (f == GatewayFault.SPEND_WRONG_SHAPE && path.equals("/spend/logs")) {
+            Router.sendJson(ex, 200, json.createObjectNode().put("detail", "not rows"), rec);
+            return;
+        }
         if ("POST".equals(method) && path.equals("/key/generate")) {
             JsonNode req = readTree(body);
             byte[] bytes = new byte[16];
@@ -107,6 +139,7 @@ final class GatewayStub {
             for (JsonNode k : readTree(body).path("keys")) {
                 if (keys.remove(k.asText()) != null) {
                     deleted.add(k.asText());
+                    this.deleted.incrementAndGet();
                 }
             }
             Router.sendJson(ex, 200, out, rec);
@@ -119,7 +152,8 @@ final class GatewayStub {
         Instant now = Instant.now();
         ArrayNode out = json.createArrayNode();
         for (Row r : rows) {
-            if (!now.isBefore(r.visibleAt()) && (apiKey == null || apiKey.equals(r.key()))) {
+            // LiteLLM filters by the hashed key (its "token"); the raw key is accepted too
+            if (!now.isBefore(r.visibleAt()) && (apiKey == null || apiKey.equals(r.key()) || apiKey.equals(hash(r.key())))) {
                 out.add(r.row());
             }
         }
