@@ -82,8 +82,17 @@ final class GatewayStub {
         ObjectNode row = json.createObjectNode().put("request_id", requestId).put("api_key", hash(key))
                 .put("model", model).put("prompt_tokens", usage.promptTokens())
                 .put("completion_tokens", usage.output()).put("total_tokens", usage.promptTokens() + usage.output())
-                .put("spend", usage.promptTokens() * USD_PER_INPUT_TOKEN + usage.output() * USD_PER_OUTPUT_TOKEN)
+                .put("spend", java.math.BigDecimal.valueOf(usage.promptTokens()).multiply(java.math.BigDecimal.valueOf(USD_PER_INPUT_TOKEN))
+                        .add(java.math.BigDecimal.valueOf(usage.output()).multiply(java.math.BigDecimal.valueOf(USD_PER_OUTPUT_TOKEN))))
                 .put("startTime", now.toString()).put("endTime", now.toString());
+        // as LiteLLM: usage beyond prompt/completion in metadata.additional_usage_values
+        ObjectNode extra = row.putObject("metadata").putObject("additional_usage_values");
+        if (usage.cacheRead() > 0) {
+            extra.put("cache_read_input_tokens", usage.cacheRead());
+        }
+        if (usage.cacheWrite() > 0) {
+            extra.put("cache_creation_input_tokens", usage.cacheWrite());
+        }
         rows.add(new Row(key, row, batchDue));
     }
 
@@ -115,6 +124,10 @@ final class GatewayStub {
         }
         if ("POST".equals(method) && path.equals("/key/generate")) {
             JsonNode req = readTree(body);
+            if (req.hasNonNull("tags")) { // as open-source LiteLLM: tags go in metadata.tags instead
+                Router.sendJson(ex, 400, error("Only premium users can add tags to keys."), rec);
+                return;
+            }
             byte[] bytes = new byte[16];
             random.nextBytes(bytes);
             String key = "sk-scripted-" + HexFormat.of().formatHex(bytes);

@@ -1,5 +1,6 @@
 package dev.harness4j.core.internal.gateway;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -25,9 +26,11 @@ import java.util.Objects;
 
 /**
  * The admin API of a LiteLLM proxy, as far as gateway accounting needs it: {@code POST
- * /key/generate} (a virtual key with a {@code duration}, {@code metadata}, {@code tags} and a
- * {@code key_alias}), {@code GET /spend/logs?api_key=<hashed key>} (one row per call made with the
- * key) and {@code POST /key/delete}. Every request authenticates with the admin (master) key as
+ * /key/generate} (a virtual key with a {@code duration}, a {@code key_alias} and {@code metadata}
+ * holding the run's labels and {@code tags}), {@code GET /spend/logs?api_key=<hashed key>} (one row
+ * per call made with the key; LiteLLM 1.106 caps the answer at its 10,000 latest rows) and {@code
+ * POST /key/delete}. Shapes as in LiteLLM 1.106.12's proxy ({@code GenerateKeyResponse.token_id} is
+ * the hashed key; cache tokens are in a row's {@code metadata.additional_usage_values}). Every request authenticates with the admin (master) key as
  * {@code Authorization: Bearer}, follows no redirect and ends within its timeout. Messages never
  * hold a key: an echoed body has both keys blanked.
  */
@@ -46,7 +49,8 @@ final class LiteLlmAdmin {
     private final Secret adminKey;
     private final Duration timeout;
     private final HttpClient http;
-    private final ObjectMapper json = new ObjectMapper();
+    /** Spend as written (decimal text), not through a double. */
+    private final ObjectMapper json = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     /**
      * @param root the gateway's root URL (no {@code /v1})
@@ -68,7 +72,9 @@ final class LiteLlmAdmin {
         body.put("key_alias", alias);
         ObjectNode meta = body.putObject("metadata");
         metadata.forEach(meta::put);
-        tags.forEach(body.putArray("tags")::add);
+        // in the metadata: LiteLLM takes a top-level "tags" from premium (enterprise) users only, and
+        // copies it to metadata.tags itself
+        tags.forEach(meta.putArray("tags")::add);
         JsonNode answer = send("POST", "/key/generate", body.toString(), null);
         String key = answer.path("key").asText(null);
         if (key == null || key.isBlank()) {
@@ -112,12 +118,22 @@ final class LiteLlmAdmin {
         if (id == null || id.isBlank()) {
             throw new GatewayException("GET " + root + "/spend/logs listed a row without a request_id", true);
         }
-        JsonNode usage = r.path("metadata").path("usage_object");
-        Long cacheRead = number(usage, "cache_read_input_tokens");
-        if (cacheRead == null) {
-            cacheRead = number(usage.path("prompt_tokens_details"), "cached_tokens");
+        JsonNode meta = r.path("metadata");
+        if (meta.isTextual()) { // stored as JSON text by some versions
+            try {
+                meta = json.readTree(meta.asText());
+            } catch (IOException e) {
+                meta = json.createObjectNode();
+            }
         }
-        Long cacheWrite = number(usage, "cache_creation_input_tokens");
+        // LiteLLM keeps usage beyond prompt/completion in metadata.additional_usage_values (and the
+        // provider's usage in metadata.usage_object)
+        JsonNode extra = meta.path("additional_usage_values");
+        JsonNode usage = meta.path("usage_object");
+        Long cacheRead = first(number(extra, "cache_read_input_tokens"), number(usage, "cache_read_input_tokens"),
+                number(usage.path("prompt_tokens_details"), "cached_tokens"));
+        Long cacheWrite = first(number(extra, "cache_creation_input_tokens"),
+                number(usage, "cache_creation_input_tokens"));
         String model = r.path("model").asText(null);
         if ((model == null || model.isBlank()) && r.hasNonNull("model_group")) {
             model = r.path("model_group").asText();
@@ -125,6 +141,15 @@ final class LiteLlmAdmin {
         BigDecimal spend = r.path("spend").isNumber() ? r.path("spend").decimalValue() : null;
         return new SpendRow(id, model, number(r, "prompt_tokens"), number(r, "completion_tokens"), cacheRead,
                 cacheWrite, spend);
+    }
+
+    private static Long first(Long... values) {
+        for (Long v : values) {
+            if (v != null) {
+                return v;
+            }
+        }
+        return null;
     }
 
     private static Long number(JsonNode n, String field) {
