@@ -1,6 +1,7 @@
 package dev.harness4j.testkit.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -244,6 +245,24 @@ class GatewayAccountingTest {
         assertThat(meta(r).path("gateway").path("revoked").asBoolean()).isFalse();
         assertThat(r.notes()).anySatisfy(n -> assertThat(n).contains("revoking the run's key failed").contains("expires"));
         assertThat(r.result().tokens().source()).isEqualTo(TokenUsage.Source.GATEWAY);
+    }
+
+    @Test
+    void healthAndCatalogueUseTheAdminKeyAndMintNothing() throws Exception {
+        start(Duration.ofMillis(100));
+        ProviderConfig gw = ProviderConfig.builder("gw").apiStyles(ApiStyle.OPENAI, ApiStyle.ANTHROPIC)
+                .baseUrl(server.baseUrl()).key(KEY_ENV, AuthScheme.BEARER).keyOptional()
+                .gateway(ProviderConfig.Gateway.litellm(ADMIN_ENV)).build();
+        Providers withAdmin = Providers.builder().add(gw).environment(Map.of(ADMIN_ENV, ADMIN)).build();
+        Providers withoutAdmin = Providers.builder().add(gw).environment(Map.of()).build();
+
+        var health = withAdmin.health("gw");
+        assertThat(health.healthy()).as(health.detail()).isTrue();
+        assertThat(health.endpoint().getPath()).isEqualTo("/health/readiness");
+        assertThat(withAdmin.fetchCatalogue("gw").models()).contains(MODEL); // the server wants the admin key here
+        assertThatThrownBy(() -> withoutAdmin.fetchCatalogue("gw")).hasMessageContaining("HTTP 401")
+                .hasMessageContaining(ADMIN_ENV).hasMessageNotContaining(ADMIN);
+        assertThat(server.requests()).noneMatch(q -> q.path().startsWith("/key/"));
     }
 
     private RecordedRequest only(String path) {

@@ -27,10 +27,19 @@ public final class GatewayAccounting {
 
     private final List<ProviderResolver> resolvers;
     private final GatewayOptions options;
+    private java.net.http.HttpClient http; // created on first use (most runners have no gateway); guarded by this
 
     public GatewayAccounting(List<ProviderResolver> resolvers, GatewayOptions options) {
         this.resolvers = List.copyOf(resolvers);
         this.options = Objects.requireNonNull(options, "options");
+    }
+
+    /** The admin requests' client, shared by this runner's runs. */
+    private synchronized java.net.http.HttpClient http() {
+        if (http == null) {
+            http = LiteLlmAdmin.client(options.requestTimeout());
+        }
+        return http;
     }
 
     public GatewayOptions options() {
@@ -56,7 +65,7 @@ public final class GatewayAccounting {
             return GatewayRun.degraded(gateway, options, "no per-run key: " + e.getMessage()
                     + "; the run used the provider's configured key");
         }
-        LiteLlmAdmin api = new LiteLlmAdmin(config.rootUrl(), admin, options.requestTimeout());
+        LiteLlmAdmin api = new LiteLlmAdmin(http(), config.rootUrl(), admin, options.requestTimeout());
         Duration lifetime = options.keyLifetime(spec.limits() == null ? null : spec.limits().maxRuntime());
         Map<String, String> metadata = new LinkedHashMap<>();
         metadata.put("harness4j_run_id", runId);

@@ -53,15 +53,21 @@ final class LiteLlmAdmin {
     private final ObjectMapper json = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     /**
+     * @param http the client (see {@link #client(Duration)})
      * @param root the gateway's root URL (no {@code /v1})
      * @param adminKey the master key
-     * @param timeout how long one request may take, connecting included
+     * @param timeout how long one request may take
      */
-    LiteLlmAdmin(URI root, Secret adminKey, Duration timeout) {
+    LiteLlmAdmin(HttpClient http, URI root, Secret adminKey, Duration timeout) {
+        this.http = Objects.requireNonNull(http, "http");
         this.root = Objects.requireNonNull(root, "root");
         this.adminKey = Objects.requireNonNull(adminKey, "adminKey");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+    }
+
+    /** A client for admin requests: connecting within {@code timeout}, never following a redirect (the key stays put). */
+    static HttpClient client(Duration timeout) {
+        return HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
     /** Mints a key that expires after {@code lifetime}, labelled with {@code metadata}, {@code tags} and {@code alias}. */
