@@ -163,7 +163,7 @@ final class RunExecution {
         ResolvedProvider seen = provider.withModel(model);
         price = runner.price(provider.name(), model).orElse(null);
         gateway = runner.gateways.open(provider.name(), runId, spec); // a per-run key when the provider has a gateway
-        gateway.mintedKey().ifPresent(secrets::add);
+        secrets.addAll(gateway.secrets()); // redacted from transcripts, events and meta.json
         seen = gateway.provider(seen);
         if (runner.metering) {
             metered = openMeter(seen);

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,9 +56,12 @@ public final class GatewayRun {
         return gateway != null;
     }
 
-    /** The minted key's text, for the run's redaction list; empty when none was minted. */
-    public Optional<String> mintedKey() {
-        return key == null ? Optional.empty() : Optional.of(key.key().reveal());
+    /**
+     * The texts the run must redact: the minted key and, in depth, the admin key (which no message
+     * or file holds in the first place); empty when nothing was minted.
+     */
+    public List<String> secrets() {
+        return key == null ? List.of() : List.of(key.key().reveal(), api.adminKey());
     }
 
     /** The provider as the CLI gets it: with the minted key in place of the configured one. */

@@ -65,6 +65,11 @@ final class LiteLlmAdmin {
         this.timeout = Objects.requireNonNull(timeout, "timeout");
     }
 
+    /** The admin key's text, for a run's redaction list only. */
+    String adminKey() {
+        return adminKey.reveal();
+    }
+
     /** A client for admin requests: connecting within {@code timeout}, never following a redirect (the key stays put). */
     static HttpClient client(Duration timeout) {
         return HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
