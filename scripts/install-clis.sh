@@ -8,6 +8,7 @@
 #   $HARNESS4J_TOOLS/npm/node_modules/.bin/{claude,opencode}
 #   $HARNESS4J_TOOLS/aider-venv/bin/aider
 #   $HARNESS4J_TOOLS/mini-swe-agent-venv/bin/mini
+#   $HARNESS4J_TOOLS/litellm-venv/bin/litellm   (the LiteLLM proxy, for the gateway tests)
 #   $HARNESS4J_TOOLS/codex-npm/node_modules/.bin/codex   (its own prefix; the binary is in @openai/codex-linux-*)
 #   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex}   symlinks; bin/mini-swe-agent a wrapper: put this on PATH
 #
@@ -22,6 +23,9 @@ OPENCODE_VERSION=1.18.33
 AIDER_VERSION=0.86.2
 CODEX_VERSION=0.169.0
 MINI_SWE_AGENT_VERSION=2.4.6
+# the LiteLLM proxy the gateway end-to-end test starts (not a harness); 1.106.12 is the newest whose
+# [proxy] extra resolves from PyPI here (1.108+ pins litellm-proxy-extras builds that are not published)
+LITELLM_VERSION=1.106.12
 
 TOOLS="${HARNESS4J_TOOLS:-$HOME/.cache/harness4j/tools}"
 mkdir -p "$TOOLS/bin"
@@ -93,5 +97,18 @@ fi
 exec "$TOOLS/mini-swe-agent-venv/bin/mini" "\$@"
 WRAPPER
 chmod +x "$TOOLS/bin/mini-swe-agent"
+
+litellm_stamp="$TOOLS/litellm-venv/.stamp-litellm-$LITELLM_VERSION"
+if [ -f "$litellm_stamp" ] && [ -x "$TOOLS/litellm-venv/bin/litellm" ]; then
+  log "litellm[proxy] $LITELLM_VERSION already installed"
+else
+  log "installing litellm[proxy]==$LITELLM_VERSION into its own virtualenv"
+  PY="${HARNESS4J_PYTHON:-python3}"
+  rm -rf "$TOOLS/litellm-venv"
+  "$PY" -m venv "$TOOLS/litellm-venv"
+  "$TOOLS/litellm-venv/bin/pip" install --quiet --disable-pip-version-check "litellm[proxy]==$LITELLM_VERSION" >&2
+  touch "$litellm_stamp"
+fi
+ln -sf "$TOOLS/litellm-venv/bin/litellm" "$TOOLS/bin/litellm"
 
 log "tools ready in $TOOLS/bin"

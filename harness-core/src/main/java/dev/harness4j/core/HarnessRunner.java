@@ -9,7 +9,9 @@ import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.AutonomyPreamble;
 import dev.harness4j.core.internal.capture.ResultStore;
 import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.gateway.GatewayAccounting;
 import dev.harness4j.core.internal.meter.Meter;
+import dev.harness4j.core.provider.GatewayOptions;
 import dev.harness4j.core.provider.ModelPrice;
 import dev.harness4j.core.provider.PriceList;
 import dev.harness4j.core.process.Bubblewrap;
@@ -108,6 +110,8 @@ public final class HarnessRunner implements AutoCloseable {
     final Requirement requireLogin;
     final RunnerSandbox sandbox;
     private final PriceList prices;
+    /** Per-run gateway keys and spend, for providers with a gateway. */
+    final GatewayAccounting gateways;
     private Meter meter; // started by the first metered run; guarded by this
     /** Deletes a finished run's checkout while its results are written; daemon threads, idle ones end. */
     final ExecutorService housekeeping = Executors.newCachedThreadPool(r -> {
@@ -145,6 +149,7 @@ public final class HarnessRunner implements AutoCloseable {
         this.sandbox = new RunnerSandbox(b.sandbox, b.sandboxNetwork, b.bwrap, b.sandboxReadOnly, environment);
         this.prices = b.prices;
         this.phaseReporter = new dev.harness4j.core.internal.phase.PhaseReporter(b.phaseReports, this::resolve);
+        this.gateways = new GatewayAccounting(providers, b.gateway);
     }
 
     private record CachedLogin(dev.harness4j.api.Login login, long expiresNanos) {}
@@ -424,6 +429,7 @@ public final class HarnessRunner implements AutoCloseable {
         private Requirement requireServedModel = Requirement.OFF;
         private Requirement requireLogin = Requirement.OFF;
         private PriceList prices = PriceList.NONE;
+        private GatewayOptions gateway = GatewayOptions.defaults();
         private Sandbox sandbox = Sandbox.AUTO;
         private Sandbox.Network sandboxNetwork = Sandbox.Network.METER_ONLY;
         private Path bwrap = Bubblewrap.DEFAULT_BWRAP;
@@ -509,6 +515,17 @@ public final class HarnessRunner implements AutoCloseable {
          */
         public Builder prices(PriceList value) {
             this.prices = Objects.requireNonNull(value, "prices");
+            return this;
+        }
+
+        /**
+         * How runs on a provider with a gateway ({@code "gateway": {"type": "litellm", ...}}) are
+         * accounted: a per-run key minted before the run, its spend logs read after it until two
+         * consecutive reads agree (tokens with source {@code gateway}), the key revoked. No
+         * gateway failure fails a run. Default {@link GatewayOptions#defaults()}.
+         */
+        public Builder gateway(GatewayOptions value) {
+            this.gateway = Objects.requireNonNull(value, "gateway");
             return this;
         }
 

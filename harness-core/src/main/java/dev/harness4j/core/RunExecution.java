@@ -40,6 +40,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import dev.harness4j.core.internal.gateway.GatewayRun;
 import dev.harness4j.core.internal.meter.MeterReport;
 import dev.harness4j.core.internal.meter.MeterRun;
 import dev.harness4j.core.internal.meter.WireTruth;
@@ -78,6 +79,8 @@ final class RunExecution {
     private MeterReport wire;
     private HarnessResult adapterResult;
     private ModelPrice price;
+    private GatewayRun gateway = GatewayRun.NONE;
+    private java.util.Map<String, Object> gatewaySection;
     private AfterHarness afterHarness = AfterHarness.NONE;
     private PhaseReporter.Before reportBefore;
     private PhaseReporter.Taken reportTaken;
@@ -180,6 +183,9 @@ final class RunExecution {
         stage = Stage.PREPARE;
         ResolvedProvider seen = provider.withModel(model);
         price = runner.price(provider.name(), model).orElse(null);
+        gateway = runner.gateways.open(provider.name(), runId, spec); // a per-run key when the provider has a gateway
+        secrets.addAll(gateway.secrets()); // redacted from transcripts, events and meta.json
+        seen = gateway.provider(seen);
         if (runner.metering && provider.usesCliLogin()) {
             notes.add("the wire was not metered: provider " + provider.name() + " is the CLI's own login and has no "
                     + "endpoint to proxy; tokens, cost and served model are the adapter's");
@@ -431,6 +437,7 @@ final class RunExecution {
         } catch (RuntimeException e) {
             log.warn("run {}: closing its metering failed: {}", runId, e.toString());
         }
+        settleGateway();
         Path resultDir = runner.store.dirFor(spec.task(), harness.id(), provider.name(), model, runId);
         Redactor redactor = Redactor.of(secrets);
         GitChanges changes = captured != null ? captured.changes() : null;
@@ -447,6 +454,9 @@ final class RunExecution {
                         wire.measuredRequests(), wire.tokens(), wire.answered(), wire.budgetPassed()));
         builder.section("cli", runner.installations.identify(harness, executable)); // which binary ran
         builder.section("completion_mode", harness.completionMode().name().toLowerCase(java.util.Locale.ROOT));
+        if (gatewaySection != null) {
+            builder.section("gateway", gatewaySection);
+        }
         if (sandbox != null) {
             builder.section("sandbox", sandbox);
         }
@@ -485,6 +495,27 @@ final class RunExecution {
         log.info("run {} ({} on {}) ended {} in {} ms -> {}", runId, harness.id(), model, result.outcome().wireName(),
                 Duration.between(startedAt, record.finishedAt()).toMillis(), resultDir);
         return record;
+    }
+
+    /** Reads the gateway's spend for the run (two agreeing reads) and revokes its key; never fails the run. */
+    private void settleGateway() {
+        if (!gateway.active()) {
+            return;
+        }
+        try {
+            GatewayRun.Applied applied = gateway.finish(result, wire, model,
+                    outcome != null && outcome.termination().kind() != Termination.Kind.START_FAILED);
+            result = applied.result();
+            notes.addAll(applied.notes());
+            gatewaySection = applied.section();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            notes.add("gateway: interrupted while reading the run's spend; tokens are not the gateway's");
+        } catch (RuntimeException e) {
+            String message = Redactor.of(secrets).redact(String.valueOf(e.getMessage()));
+            log.warn("run {}: gateway accounting failed: {}", runId, message);
+            notes.add("gateway: accounting failed (" + e.getClass().getSimpleName() + ": " + message + ")");
+        }
     }
 
     /**

@@ -44,6 +44,8 @@ final class EndpointProbe {
 
     /** The {@code anthropic-version} header value sent to Anthropic-style endpoints. */
     static final String ANTHROPIC_VERSION = "2023-06-01";
+    /** A gateway's health path when none is configured: LiteLLM's {@value}. */
+    static final String GATEWAY_HEALTH_PATH = "/health/readiness";
 
     /**
      * The most pages of one model list followed: {@value}. At {@link #PAGE_LIMIT} models a page
@@ -121,7 +123,7 @@ final class EndpointProbe {
             h.put("anthropic-version", ANTHROPIC_VERSION);
         }
         if (key != null) {
-            if (c.auth() == AuthScheme.API_KEY && anthropic) {
+            if (c.auth() == AuthScheme.API_KEY && anthropic && c.gateway() == null) { // a gateway's admin key: Bearer
                 h.put("x-api-key", key.reveal());
             } else {
                 h.put("Authorization", "Bearer " + key.reveal());
@@ -189,8 +191,9 @@ final class EndpointProbe {
 
     HealthCheck health(ProviderConfig c, Secret key, Duration timeout) {
         long start = System.nanoTime();
-        Map<URI, Boolean> urls = c.healthPath() != null
-                ? Map.of(URI.create(ProviderConfig.trimSlashes(c.rootUrl().toString()) + c.healthPath()), true)
+        String healthPath = c.healthPath() != null ? c.healthPath() : c.gateway() != null ? GATEWAY_HEALTH_PATH : null;
+        Map<URI, Boolean> urls = healthPath != null
+                ? Map.of(URI.create(ProviderConfig.trimSlashes(c.rootUrl().toString()) + healthPath), true)
                 : catalogueEndpoints(c);
         URI reported = urls.keySet().iterator().next();
         Integer status = null;
@@ -221,6 +224,11 @@ final class EndpointProbe {
     private static String authHint(int status, ProviderConfig c, Secret key) {
         if (status != 401 && status != 403) {
             return "";
+        }
+        if (c.gateway() != null) {
+            String admin = ConfigValues.envName(c.gateway().adminKeyEnv());
+            return key == null ? " (no key sent: the gateway's admin key variable " + admin + " is not set)"
+                    : " (the gateway's admin key, or the provider's key when " + admin + " is unset, was refused)";
         }
         if (c.keyEnv() == null) {
             return " (the endpoint wants a key; set key_env to the environment variable holding it)";

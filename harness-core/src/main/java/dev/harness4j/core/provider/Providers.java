@@ -160,14 +160,14 @@ public final class Providers implements ProviderResolver, PriceList {
 
     /**
      * Fetches the provider's model catalogue (see {@link #probeTimeout()} per URL) without
-     * changing anything.
+     * changing anything; for a provider with a gateway, authenticated with its admin key when set.
      *
      * @throws ProviderUnreachableException listing every URL tried when none answered a list
      */
     public Catalogue fetchCatalogue(String name) {
         ProviderConfig c = require(name);
         requireEndpoint(c);
-        return probe.catalogue(c, optionalKey(c), probeTimeout);
+        return probe.catalogue(c, probeKey(c), probeTimeout);
     }
 
     /**
@@ -184,7 +184,7 @@ public final class Providers implements ProviderResolver, PriceList {
     public CatalogueRefresh refresh(String name) {
         ProviderConfig c = require(name);
         requireEndpoint(c);
-        Catalogue cat = probe.catalogue(c, optionalKey(c), probeTimeout);
+        Catalogue cat = probe.catalogue(c, probeKey(c), probeTimeout);
         List<String> added = new ArrayList<>(new TreeSet<>(cat.models()));
         added.removeAll(c.models());
         List<String> removed = new ArrayList<>(new TreeSet<>(c.models()));
@@ -205,14 +205,15 @@ public final class Providers implements ProviderResolver, PriceList {
 
     /**
      * Checks that the provider answers an authenticated request with 2xx: its {@code
-     * health_path}, else the catalogue URLs in order (the first 2xx wins). Each request may take
+     * health_path}, else {@code /health/readiness} for a gateway, else the catalogue URLs in order
+     * (the first 2xx wins); a gateway's admin key authenticates it when set. Each request may take
      * {@link #healthTimeout()} (default {@link #DEFAULT_HEALTH_TIMEOUT}). Never throws for an
      * unhealthy endpoint: the result says what happened.
      */
     public HealthCheck health(String name) {
         ProviderConfig c = require(name);
         requireEndpoint(c);
-        HealthCheck h = probe.health(c, optionalKey(c), healthTimeout);
+        HealthCheck h = probe.health(c, probeKey(c), healthTimeout);
         log.debug("provider {}: health {} at {} in {} ms", name, h.healthy() ? "ok" : "failed", h.endpoint(),
                 h.elapsed().toMillis());
         return h;
@@ -273,6 +274,21 @@ public final class Providers implements ProviderResolver, PriceList {
         throw new ProviderNotResolvableException(c.name(), "provider '" + c.name() + "' needs its key in environment"
                 + " variable " + c.keyEnv() + ", which is not set (or empty). Export it before running (export "
                 + c.keyEnv() + "=...) or change key_env" + where(c.name()) + ".");
+    }
+
+    /**
+     * The key for a catalogue fetch or health check: a gateway's admin key when its variable is
+     * set (a gateway's {@code /v1/models} wants it, and a probe must not mint a key), else the
+     * provider's key, or none.
+     */
+    private Secret probeKey(ProviderConfig c) {
+        if (c.gateway() != null) {
+            String admin = environment.get().get(c.gateway().adminKeyEnv());
+            if (admin != null && !admin.isEmpty()) {
+                return Secret.of(admin);
+            }
+        }
+        return optionalKey(c);
     }
 
     /** The key for a probe: whatever the environment has, or none. */

@@ -97,7 +97,7 @@ public record FakeScript(List<Action> actions) {
     /** What the fake can do. */
     public enum Verb {
         PRINT, PRINT_ERR, PRINT_BYTES, PRINT_ENV, REPEAT, COUNT, SILENCE, WRITE_FILE, COMMIT,
-        EXIT, IGNORE_TERM, ORPHAN_GRANDCHILD, FLOOD
+        EXIT, IGNORE_TERM, ORPHAN_GRANDCHILD, FLOOD, CALL_MODEL
     }
 
     /** One step: a verb and its arguments (texts and numbers as strings). */
@@ -208,6 +208,13 @@ public record FakeScript(List<Action> actions) {
             }
             return add(Verb.FLOOD, bytes);
         }
+
+        /**
+         * Makes one OpenAI Chat Completions call ({@code POST <base URL>/v1/chat/completions},
+         * the run's model, its key as a bearer token) with {@code curl}, so that the run's model
+         * traffic goes through the meter (and a gateway's spend logs); a failed call exits 93.
+         */
+        public Builder callModel(String message) { return add(Verb.CALL_MODEL, message); }
 
         public FakeScript build() {
             return new FakeScript(actions);

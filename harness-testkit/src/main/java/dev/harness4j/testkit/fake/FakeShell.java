@@ -46,6 +46,13 @@ final class FakeShell {
                 return "(setsid sleep " + seconds(a.number(0)) + " </dev/null >/dev/null 2>&1 &)";
             case FLOOD:
                 return "yes '" + "a".repeat(FakeScript.FLOOD_LINE_BYTES - 1) + "' | head -c " + a.number(0);
+            case CALL_MODEL:
+                return "curl -sS -f -o /dev/null -H 'content-type: application/json'"
+                        + " -H \"authorization: Bearer ${" + FakeHarness.KEY_ENV + "-}\""
+                        + " --data \"{\\\"model\\\":\\\"$FAKE_MODEL\\\",\\\"messages\\\":[{\\\"role\\\":\\\"user\\\",\\\"content\\\":\\\""
+                        + a.arg(0).replaceAll("[^A-Za-z0-9 .,_-]", "") + "\\\"}]}\""
+                        + " \"${FAKE_BASE_URL%/}/v1/chat/completions\""
+                        + " || { echo 'fake: the model call failed' >&2; exit 93; }";
             default:
                 throw new IllegalArgumentException("no shell for " + a.verb());
         }

@@ -39,12 +39,29 @@ final class GatewayStub {
     private final Map<String, Instant> keys = new ConcurrentHashMap<>();
     private final List<Row> rows = new ArrayList<>();
     private Instant batchDue;
+    private volatile GatewayFault fault = GatewayFault.NONE;
+    private final java.util.concurrent.atomic.AtomicInteger deleted = new java.util.concurrent.atomic.AtomicInteger();
 
     private record Row(String key, ObjectNode row, Instant visibleAt) {}
 
     GatewayStub(ObjectMapper json, Duration delay) {
         this.json = json;
         this.delay = delay;
+    }
+
+    void fault(GatewayFault value) {
+        this.fault = value;
+    }
+
+    /** How many keys {@code POST /key/delete} has deleted. */
+    int deletedKeys() {
+        return deleted.get();
+    }
+
+    /** How many generated keys are live (neither deleted nor expired). */
+    int liveKeys() {
+        Instant now = Instant.now();
+        return (int) keys.values().stream().filter(now::isBefore).count();
     }
 
     /** Whether {@code key} was generated here, is not deleted and has not expired. */
@@ -65,8 +82,17 @@ final class GatewayStub {
         ObjectNode row = json.createObjectNode().put("request_id", requestId).put("api_key", hash(key))
                 .put("model", model).put("prompt_tokens", usage.promptTokens())
                 .put("completion_tokens", usage.output()).put("total_tokens", usage.promptTokens() + usage.output())
-                .put("spend", usage.promptTokens() * USD_PER_INPUT_TOKEN + usage.output() * USD_PER_OUTPUT_TOKEN)
+                .put("spend", java.math.BigDecimal.valueOf(usage.promptTokens()).multiply(java.math.BigDecimal.valueOf(USD_PER_INPUT_TOKEN))
+                        .add(java.math.BigDecimal.valueOf(usage.output()).multiply(java.math.BigDecimal.valueOf(USD_PER_OUTPUT_TOKEN))))
                 .put("startTime", now.toString()).put("endTime", now.toString());
+        // as LiteLLM: usage beyond prompt/completion in metadata.additional_usage_values
+        ObjectNode extra = row.putObject("metadata").putObject("additional_usage_values");
+        if (usage.cacheRead() > 0) {
+            extra.put("cache_read_input_tokens", usage.cacheRead());
+        }
+        if (usage.cacheWrite() > 0) {
+            extra.put("cache_creation_input_tokens", usage.cacheWrite());
+        }
         rows.add(new Row(key, row, batchDue));
     }
 
@@ -81,8 +107,27 @@ final class GatewayStub {
             Router.sendJson(ex, 401, error("Authentication Error: the gateway's master key is required"), rec);
             return;
         }
+        GatewayFault f = fault;
+        if (f == GatewayFault.MINT_FAILS && path.equals("/key/generate")
+                || f == GatewayFault.SPEND_500 && path.equals("/spend/logs")
+                || f == GatewayFault.DELETE_FAILS && path.equals("/key/delete")) {
+            Router.sendJson(ex, 500, error("Internal Server Error (the stub's fault " + f + ")"), rec);
+            return;
+        }
+        if (f == GatewayFault.SPEND_GARBAGE && path.equals("/spend/logs")) {
+            Router.send(ex, 200, "text/html", "<html>upstream hiccup".getBytes(StandardCharsets.UTF_8), rec);
+            return;
+        }
+        if (f == GatewayFault.SPEND_WRONG_SHAPE && path.equals("/spend/logs")) {
+            Router.sendJson(ex, 200, json.createObjectNode().put("detail", "not rows"), rec);
+            return;
+        }
         if ("POST".equals(method) && path.equals("/key/generate")) {
             JsonNode req = readTree(body);
+            if (req.hasNonNull("tags")) { // as open-source LiteLLM: tags go in metadata.tags instead
+                Router.sendJson(ex, 400, error("Only premium users can add tags to keys."), rec);
+                return;
+            }
             byte[] bytes = new byte[16];
             random.nextBytes(bytes);
             String key = "sk-scripted-" + HexFormat.of().formatHex(bytes);
@@ -107,6 +152,7 @@ final class GatewayStub {
             for (JsonNode k : readTree(body).path("keys")) {
                 if (keys.remove(k.asText()) != null) {
                     deleted.add(k.asText());
+                    this.deleted.incrementAndGet();
                 }
             }
             Router.sendJson(ex, 200, out, rec);
@@ -119,7 +165,8 @@ final class GatewayStub {
         Instant now = Instant.now();
         ArrayNode out = json.createArrayNode();
         for (Row r : rows) {
-            if (!now.isBefore(r.visibleAt()) && (apiKey == null || apiKey.equals(r.key()))) {
+            // LiteLLM filters by the hashed key (its "token"); the raw key is accepted too
+            if (!now.isBefore(r.visibleAt()) && (apiKey == null || apiKey.equals(r.key()) || apiKey.equals(hash(r.key())))) {
                 out.add(r.row());
             }
         }

@@ -47,9 +47,11 @@ import org.slf4j.LoggerFactory;
  *   <li>OpenAI Responses: {@code POST /v1/responses};
  *   <li>model lists: {@code GET /v1/models} ({@code {data:[{id}]}}) and {@code GET /api/tags}
  *       ({@code {models:[{name}]}});
- *   <li>a LiteLLM-style gateway: {@code POST /key/generate}, {@code GET /spend/logs?api_key=},
- *       {@code POST /key/delete}, {@code GET /health/readiness}; model calls made with a generated
- *       key add spend rows that become visible in batches after {@link Builder#spendLogDelay}.
+ *   <li>a LiteLLM-style gateway: {@code POST /key/generate}, {@code GET /spend/logs?api_key=}
+ *       (the hashed key, as LiteLLM takes it, or the key), {@code POST /key/delete}, {@code GET
+ *       /health/readiness}; model calls made with a generated key add spend rows that become
+ *       visible in batches after {@link Builder#spendLogDelay}; {@link #gatewayFault} makes the
+ *       admin endpoints fail (500, garbage).
  * </ul>
  *
  * <p>Which requests play a step is decided per request: one that offers tools is a conversation
@@ -175,6 +177,25 @@ public final class ScriptedModelServer implements AutoCloseable {
         }
         this.requiredKey = key;
         return this;
+    }
+
+    /**
+     * Makes the gateway endpoints misbehave ({@link GatewayFault#NONE} to stop); model calls are
+     * not affected.
+     */
+    public ScriptedModelServer gatewayFault(GatewayFault fault) {
+        gateway.fault(Objects.requireNonNull(fault, "fault"));
+        return this;
+    }
+
+    /** How many keys the gateway's {@code POST /key/delete} has deleted. */
+    public int gatewayDeletedKeys() {
+        return gateway.deletedKeys();
+    }
+
+    /** How many keys minted by the gateway's {@code POST /key/generate} are live (not deleted, not expired). */
+    public int gatewayLiveKeys() {
+        return gateway.liveKeys();
     }
 
     /** Every request received so far, in arrival order. */

@@ -47,7 +47,7 @@ class NoKeyLeaksTest {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         try (ScriptedModelServer server = ScriptedModelServer.start()) {
             server.script("scripted-a", Scenario.builder().say("a").build());
-            server.requireKey(KEY);
+            server.requireKey(ADMIN); // provider "local" has a gateway: its catalogue and health send the admin key
             ProvidersFile.write(ProvidersFile.in(stateDir), List.of(
                     ProviderConfig.builder("local").apiStyles(ApiStyle.ANTHROPIC, ApiStyle.OPENAI)
                             .baseUrl(server.baseUrl()).key("LOCAL_KEY", AuthScheme.API_KEY)
