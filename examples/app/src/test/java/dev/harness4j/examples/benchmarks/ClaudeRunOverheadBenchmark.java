@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * same scripted task (write a file, then answer). Contenders alternate, after one warm-up each;
  * the raw run's workspace (a clone) and config files are made before its clock starts, the
  * runner's are part of what it is timed for. Prints both medians and their ratio. Target: runner
- * ≤ 1.10 × raw.
+ * ≤ 1.10 × raw. A third contender, the runner with metering and the login probe off, shows
+ * which part of the difference is the runner's own (workspace, capture, result files).
  *
  * <pre>
  * java -cp examples/app/target/test-classes:examples/app/target/classes:&lt;classpath&gt; \
@@ -53,18 +54,25 @@ public final class ClaudeRunOverheadBenchmark {
         Path cli = Installations.defaults().require(claude);
         try (ScriptedModelServer server = ScriptedModelServer.start();
                 HarnessRunner runner = HarnessRunner.builder().stateDir(root.resolve("state"))
-                        .providers(new ScriptedProvider(server)).sandbox(Sandbox.OFF).build()) {
+                        .providers(new ScriptedProvider(server)).sandbox(Sandbox.OFF).build();
+                HarnessRunner unmetered = HarnessRunner.builder().stateDir(root.resolve("state-unmetered"))
+                        .providers(new ScriptedProvider(server)).sandbox(Sandbox.OFF).metering(false)
+                        .loginProbe(false).build()) {
             Path repo = repo(root.resolve("repo"));
             List<Double> raw = new ArrayList<>();
             List<Double> viaRunner = new ArrayList<>();
+            List<Double> bare = new ArrayList<>();
             for (int i = -1; i < runs; i++) { // i == -1: warm-up, not counted
                 script(server); // a scenario plays once: each run gets it afresh, outside the clocks
                 double r = rawRun(claude, cli, server, repo, root.resolve("raw-" + (i + 1)));
                 script(server);
                 double h = runnerRun(runner, repo);
+                script(server);
+                double b = runnerRun(unmetered, repo);
                 if (i >= 0) {
                     raw.add(r);
                     viaRunner.add(h);
+                    bare.add(b);
                 }
             }
             double rawMedian = median(raw);
@@ -73,6 +81,8 @@ public final class ClaudeRunOverheadBenchmark {
                     + "%.0f ms (min %.0f), through HarnessRunner (meter on, login probe cached, sandbox off) median "
                     + "%.0f ms (min %.0f); ratio %.3f (target <= 1.10)%n", runs, rawMedian, Collections.min(raw),
                     runnerMedian, Collections.min(viaRunner), runnerMedian / rawMedian);
+            System.out.printf(Locale.ROOT, "  for attribution: through HarnessRunner with metering and the login probe off "
+                    + "median %.0f ms, ratio %.3f to raw%n", median(bare), median(bare) / rawMedian);
         } finally {
             try (var paths = Files.walk(root)) {
                 for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
