@@ -1,7 +1,10 @@
 package dev.harness4j.postgres;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.harness4j.bench.BenchMetrics;
 import dev.harness4j.bench.BenchSummary;
 import dev.harness4j.bench.ResultRow;
@@ -38,8 +41,11 @@ import java.util.Optional;
  * a worker that lost its lease writes none.
  */
 public final class PgResults {
-    // configured once, never changed after: a constant, thread-safe
-    private static final ObjectMapper JSON = new ObjectMapper();
+    // configured once, never changed after: a constant, thread-safe. Decimals are kept exactly as
+    // written (0.020000 stays 0.020000), as harness-bench's summary reads them from the files.
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true)).build();
 
     private final PgDatabase db;
 
