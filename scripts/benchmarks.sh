@@ -2,7 +2,7 @@
 # Runs the benchmark programs (no timed unit tests: each program measures contenders side by
 # side in one run and prints medians and ratios). Usage:
 #   bash scripts/benchmarks.sh                 all of them
-#   bash scripts/benchmarks.sh NAME...         some: overhead isolation supervisor sandbox queue summary metrics server matrix
+#   bash scripts/benchmarks.sh NAME...         some: overhead isolation supervisor sandbox queue summary metrics server matrix pg
 #   bash scripts/benchmarks.sh --smoke [NAME...]  each with a tiny size: proves they start (CI runs this)
 # The modules are built once (reactor, -am) and each program runs with `java` on its module's test
 # class path, so a program of one module never runs in another (exec:java would run in all of them).
@@ -11,14 +11,14 @@ cd "$(dirname "$0")/.."
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(overhead isolation supervisor sandbox queue summary metrics server matrix)
+[ ${#names[@]} -gt 0 ] || names=(overhead isolation supervisor sandbox queue summary metrics server matrix pg)
 for n in "${names[@]}"; do
-  case $n in overhead|isolation|supervisor|sandbox|queue|summary|metrics|server|matrix) ;;
-    *) echo "unknown benchmark '$n' (overhead isolation supervisor sandbox queue summary metrics server matrix)" >&2; exit 2 ;;
+  case $n in overhead|isolation|supervisor|sandbox|queue|summary|metrics|server|matrix|pg) ;;
+    *) echo "unknown benchmark '$n' (overhead isolation supervisor sandbox queue summary metrics server matrix pg)" >&2; exit 2 ;;
   esac
 done
 bash scripts/install-clis.sh
-MODULES=harness-core,harness-bench,harness-testkit,examples/app
+MODULES=harness-core,harness-bench,harness-testkit,harness-postgres,examples/app
 echo "[benchmarks] building $MODULES and writing their test class paths" >&2
 mvn -B -q -pl "$MODULES" -am test-compile dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/benchmark.classpath ${HARNESS4J_MVN_ARGS:-}
@@ -40,6 +40,7 @@ for n in "${names[@]}"; do
       metrics)    run harness-bench dev.harness4j.bench.benchmarks.MetricsReportBenchmark 300 30 ;;
       server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark 3 10 ;;
       matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark 2 1 ;;
+      pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 50 1,4 500 ;;
     esac
     continue
   fi
@@ -58,5 +59,7 @@ for n in "${names[@]}"; do
     metrics)    run harness-bench dev.harness4j.bench.benchmarks.MetricsReportBenchmark 100000 5000 ;;
     server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark ;;
     matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark ;;
+    # starts its own PostgreSQL (Debian's postgresql package; scripts/test.sh installs it)
+    pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 2000 1,4,16 100000 ;;
   esac
 done

@@ -59,6 +59,8 @@ final class BenchCommand implements Runnable {
         int concurrency;
         @Option(names = "--repo", description = "the baseline of tasks that name none")
         Path repo;
+        @Mixin
+        DbOptions db = new DbOptions();
 
         int run(PrintWriter out, boolean force) throws InterruptedException {
             Path stateDir = state.resolve();
@@ -75,6 +77,9 @@ final class BenchCommand implements Runnable {
                 }
                 if (repo != null) {
                     plan.baseline(repo);
+                }
+                if (db.present()) { // plan into the shared PostgreSQL queue; workers run it
+                    return DbPlanning.enqueue(db, plan.build(), out);
                 }
                 BenchRun r = bench.run(plan.build());
                 ps.flush();
