@@ -60,6 +60,6 @@ for n in "${names[@]}"; do
     server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark ;;
     matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark ;;
     # starts its own PostgreSQL (Debian's postgresql package; scripts/test.sh installs it)
-    pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 2000 1,4,16 100000 ;;
+    pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 1000 1,4,16 100000 ;;
   esac
 done

@@ -3,9 +3,10 @@ package dev.harness4j.postgres;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.queue.Owner;
 import dev.harness4j.core.queue.QueueJson;
 import dev.harness4j.core.queue.RetryPolicy;
-import dev.harness4j.postgres.internal.Hosts;
+import dev.harness4j.postgres.internal.Jsons;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -64,6 +65,7 @@ public final class PgQueue {
     private final PgDatabase db;
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
+    private final String owner = Jsons.owner(Owner.current());
 
     /** What a cap limits. */
     public enum CapKind {
@@ -184,7 +186,7 @@ public final class PgQueue {
             try (PreparedStatement p = c.prepareStatement(CLAIM_SQL)) {
                 p.setString(1, runId);
                 p.setString(2, worker);
-                p.setString(3, ownerJson());
+                p.setString(3, owner);
                 p.setLong(4, leaseMs);
                 try (ResultSet r = p.executeQuery()) {
                     if (!r.next()) {
@@ -431,11 +433,6 @@ public final class PgQueue {
             return new Counts(n.getOrDefault("queued", 0), n.getOrDefault("running", 0), n.getOrDefault("done", 0),
                     n.getOrDefault("failed", 0), n.getOrDefault("interrupted", 0));
         }, "count the queue entries");
-    }
-
-    private String ownerJson() {
-        ProcessHandle self = ProcessHandle.current();
-        return "{\"pid\":" + self.pid() + ",\"host\":\"" + Hosts.name().replace("\"", "") + "\"}";
     }
 
     private String newId(String prefix) {

@@ -1,14 +1,11 @@
 package dev.harness4j.postgres;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.harness4j.bench.BenchMetrics;
 import dev.harness4j.bench.BenchSummary;
 import dev.harness4j.bench.ResultRow;
 import dev.harness4j.postgres.internal.Artifacts;
+import dev.harness4j.postgres.internal.Jsons;
 import dev.harness4j.postgres.internal.MetaColumns;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,12 +38,6 @@ import java.util.Optional;
  * a worker that lost its lease writes none.
  */
 public final class PgResults {
-    // configured once, never changed after: a constant, thread-safe. Decimals are kept exactly as
-    // written (0.020000 stays 0.020000), as harness-bench's summary reads them from the files.
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true)).build();
-
     private final PgDatabase db;
 
     public PgResults(PgDatabase db) {
@@ -101,7 +92,7 @@ public final class PgResults {
         JsonNode node;
         try {
             metaJson = Files.readString(meta, StandardCharsets.UTF_8);
-            node = JSON.readTree(metaJson);
+            node = Jsons.read(metaJson); // decimals exact: 0.020000 stays 0.020000, as bench reads it
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + meta + ": " + e.getMessage(), e);
         }
