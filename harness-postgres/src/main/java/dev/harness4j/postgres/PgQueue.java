@@ -211,14 +211,18 @@ public final class PgQueue {
         }, "claim a queue entry");
     }
 
-    private static final String CLAIM_SQL = "WITH c AS (SELECT q.id FROM h4j_queue q"
+    // the caps that are full and the paused providers are computed once per claim (a few rows),
+    // not once per candidate entry, so a claim costs the same with or without caps
+    private static final String CLAIM_SQL = "WITH full_caps AS MATERIALIZED (SELECT k.kind, k.name FROM h4j_cap k"
+            + " WHERE k.cap <= CASE WHEN k.kind = 'harness'"
+            + " THEN (SELECT count(*) FROM h4j_queue r WHERE r.state = 'running' AND r.harness = k.name)"
+            + " ELSE (SELECT count(*) FROM h4j_queue r WHERE r.state = 'running' AND r.provider = k.name) END),"
+            + " paused AS MATERIALIZED (SELECT provider FROM h4j_provider_pause WHERE until > clock_timestamp()),"
+            + " c AS (SELECT q.id FROM h4j_queue q"
             + " WHERE q.state = 'queued' AND (q.not_before IS NULL OR q.not_before <= clock_timestamp())"
-            + " AND NOT EXISTS (SELECT 1 FROM h4j_provider_pause p WHERE p.provider = q.provider"
-            + "   AND p.until > clock_timestamp())"
-            + " AND NOT EXISTS (SELECT 1 FROM h4j_cap k WHERE k.kind = 'harness' AND k.name = q.harness"
-            + "   AND k.cap <= (SELECT count(*) FROM h4j_queue r WHERE r.state = 'running' AND r.harness = q.harness))"
-            + " AND NOT EXISTS (SELECT 1 FROM h4j_cap k WHERE k.kind = 'provider' AND k.name = q.provider"
-            + "   AND k.cap <= (SELECT count(*) FROM h4j_queue r WHERE r.state = 'running' AND r.provider = q.provider))"
+            + " AND q.provider NOT IN (SELECT provider FROM paused)"
+            + " AND q.harness NOT IN (SELECT name FROM full_caps WHERE kind = 'harness')"
+            + " AND q.provider NOT IN (SELECT name FROM full_caps WHERE kind = 'provider')"
             + " ORDER BY q.seq LIMIT 1 FOR UPDATE OF q SKIP LOCKED)"
             + " UPDATE h4j_queue u SET state = 'running', attempts = u.attempts + 1, run_id = ?, worker = ?,"
             + " owner = ?::jsonb, lease_until = clock_timestamp() + ? * interval '1 millisecond',"
