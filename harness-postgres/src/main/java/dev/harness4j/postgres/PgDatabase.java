@@ -160,14 +160,15 @@ public final class PgDatabase implements AutoCloseable {
 
     RuntimeException translate(SQLException e, String what) {
         String state = e.getSQLState();
+        String message = e.getMessage() == null ? e.toString() : e.getMessage().replaceAll("[.\\s]+$", "");
         if (state != null && (state.startsWith("08") || state.startsWith("28") || state.equals("57P01")
                 || state.equals("57P03") || state.equals("3D000"))) {
             return new DatabaseUnavailableException("cannot " + what + " on PostgreSQL at " + url()
-                    + (user == null ? "" : " as " + user) + ": " + e.getMessage() + ". Check that the server"
+                    + (user == null ? "" : " as " + user) + ": " + message + ". Check that the server"
                     + " runs and accepts connections from this host, and that the password is in " + ENV_PASSWORD
                     + " or " + ENV_PGPASSWORD + " (or the password file)", e);
         }
-        return new PgException("cannot " + what + " on PostgreSQL at " + url() + ": " + e.getMessage()
+        return new PgException("cannot " + what + " on PostgreSQL at " + url() + ": " + message
                 + " (SQL state " + state + ")", e);
     }
 
