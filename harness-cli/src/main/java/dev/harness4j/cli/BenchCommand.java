@@ -144,11 +144,13 @@ final class BenchCommand implements Runnable {
         @Option(names = "--format", defaultValue = "leaderboard",
                 description = "leaderboard (default), table, csv or json")
         String format;
+        @Mixin
+        DbOptions db = new DbOptions();
 
         @Override
         public Integer call() {
-            BenchSummary s = BenchSummary.read(ResultIndex.of(state.resolve()));
-            if (bench != null) {
+            BenchSummary s = db.present() ? DbPlanning.summary(db, bench) : BenchSummary.read(ResultIndex.of(state.resolve()));
+            if (bench != null && !db.present()) {
                 s = s.forBench(bench);
             }
             PrintWriter out = spec.commandLine().getOut();

@@ -1,13 +1,18 @@
 package dev.harness4j.cli;
 
 import dev.harness4j.bench.BenchPlan;
+import dev.harness4j.bench.BenchSummary;
 import dev.harness4j.core.queue.RetryPolicy;
 import dev.harness4j.postgres.PgBench;
 import dev.harness4j.postgres.PgDatabase;
 import dev.harness4j.postgres.PgQueue;
+import dev.harness4j.postgres.PgResults;
 import java.io.PrintWriter;
 
-/** {@code bench run --db}: plans a bench into the shared PostgreSQL queue instead of running it here. */
+/**
+ * {@code bench run --db}: plans a bench into the shared PostgreSQL queue instead of running it here;
+ * {@code bench summary --db}: the summary from the database alone.
+ */
 final class DbPlanning {
     private DbPlanning() {}
 
@@ -23,6 +28,14 @@ final class DbPlanning {
                     + n.done() + " done, " + n.failed() + " failed. Start workers with: harness4j worker --db "
                     + database.url());
             return Harness4j.OK;
+        }
+    }
+
+    /** The results of one bench ({@code null}: all) as stored in the database. */
+    static BenchSummary summary(DbOptions db, String bench) {
+        try (PgDatabase database = db.open("harness4j-summary")) {
+            database.migrate();
+            return new PgResults(database).summary(bench);
         }
     }
 }

@@ -2,10 +2,16 @@ package dev.harness4j.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.Outcome;
+import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.provider.ProviderConfig;
 import dev.harness4j.core.provider.ProvidersFile;
+import dev.harness4j.core.queue.RetryPolicy;
+import dev.harness4j.postgres.ArtifactCaps;
 import dev.harness4j.postgres.PgDatabase;
 import dev.harness4j.postgres.PgQueue;
+import dev.harness4j.postgres.PgResults;
 import dev.harness4j.postgres.PgServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -14,6 +20,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +100,33 @@ class WorkerCommandTest {
             PgQueue.Counts n = new PgQueue(db).counts("suite");
             assertThat(n.queued()).isEqualTo(3);
         }
+    }
+
+    @Test
+    void benchSummaryWithDbPrintsTheLeaderboardFromTheDatabaseAlone() throws Exception {
+        String url = pg.newDatabase();
+        Path results = tmp.resolve("worker-state/results");
+        Path dir = Files.createDirectories(results.resolve("db-bench-t1/claude-code__scripted__scripted-a/r-1"));
+        Files.writeString(dir.resolve("meta.json"), "{\"schema_version\":1,\"harness\":\"claude-code\","
+                + "\"provider\":\"scripted\",\"model\":\"scripted-a\",\"task\":\"db-bench/t1\",\"trial\":1,"
+                + "\"outcome\":\"completed\",\"duration_ms\":1200,\"verify\":{\"status\":\"passed\",\"reward\":1.0}}");
+        try (PgDatabase db = pg.database(url)) {
+            db.migrate();
+            PgQueue queue = new PgQueue(db);
+            queue.enqueue("db-bench", List.of(RunSpec.builder("claude-code", "scripted")
+                    .model("scripted-a").prompt("p").baseline(tmp).task("db-bench/t1").build()),
+                    RetryPolicy.DEFAULT);
+            var lease = queue.claim("elsewhere", Duration.ofMinutes(5)).orElseThrow();
+            queue.finish(lease, HarnessResult.builder(Outcome.COMPLETED, "scripted-a")
+                    .build(), RetryPolicy.DEFAULT, PgResults.upload(results,
+                    dir, ArtifactCaps.DEFAULT, "elsewhere"));
+        }
+        // another machine: an empty state dir, only the database
+        int code = run("bench", "summary", "--state-dir", tmp.resolve("empty-state").toString(), "--bench", "db-bench",
+                "--db", url, "--db-user", PgServer.USER, "--db-password-file", passwordFile().toString(),
+                "--format", "table");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("claude-code", "scripted-a", "completed");
     }
 
     @Test
