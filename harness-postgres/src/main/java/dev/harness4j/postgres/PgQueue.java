@@ -7,6 +7,8 @@ import dev.harness4j.core.queue.Owner;
 import dev.harness4j.core.queue.QueueJson;
 import dev.harness4j.core.queue.RetryPolicy;
 import dev.harness4j.postgres.internal.Jsons;
+import dev.harness4j.postgres.internal.NextState;
+import dev.harness4j.postgres.internal.QueueSql;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -183,7 +185,7 @@ public final class PgQueue {
                 lock.executeQuery().close(); // locks only when a cap exists
             }
             PgLease out;
-            try (PreparedStatement p = c.prepareStatement(CLAIM_SQL)) {
+            try (PreparedStatement p = c.prepareStatement(QueueSql.CLAIM)) {
                 p.setString(1, runId);
                 p.setString(2, worker);
                 p.setString(3, owner);
@@ -211,24 +213,6 @@ public final class PgQueue {
         }, "claim a queue entry");
     }
 
-    // the caps that are full and the paused providers are computed once per claim (a few rows),
-    // not once per candidate entry, so a claim costs the same with or without caps
-    private static final String CLAIM_SQL = "WITH full_caps AS MATERIALIZED (SELECT k.kind, k.name FROM h4j_cap k"
-            + " WHERE k.cap <= CASE WHEN k.kind = 'harness'"
-            + " THEN (SELECT count(*) FROM h4j_queue r WHERE r.state = 'running' AND r.harness = k.name)"
-            + " ELSE (SELECT count(*) FROM h4j_queue r WHERE r.state = 'running' AND r.provider = k.name) END),"
-            + " paused AS MATERIALIZED (SELECT provider FROM h4j_provider_pause WHERE until > clock_timestamp()),"
-            + " c AS (SELECT q.id FROM h4j_queue q"
-            + " WHERE q.state = 'queued' AND (q.not_before IS NULL OR q.not_before <= clock_timestamp())"
-            + " AND q.provider NOT IN (SELECT provider FROM paused)"
-            + " AND q.harness NOT IN (SELECT name FROM full_caps WHERE kind = 'harness')"
-            + " AND q.provider NOT IN (SELECT name FROM full_caps WHERE kind = 'provider')"
-            + " ORDER BY q.seq LIMIT 1 FOR UPDATE OF q SKIP LOCKED)"
-            + " UPDATE h4j_queue u SET state = 'running', attempts = u.attempts + 1, run_id = ?, worker = ?,"
-            + " owner = ?::jsonb, lease_until = clock_timestamp() + ? * interval '1 millisecond',"
-            + " started_at = clock_timestamp(), not_before = NULL, reason = NULL, updated_at = clock_timestamp()"
-            + " FROM c WHERE u.id = c.id"
-            + " RETURNING u.id, u.spec::text, u.attempts, u.bench, u.harness, u.provider, u.started_at, u.lease_until";
 
     /**
      * Renews the leases of {@code worker}'s running attempts for another {@code lease}.
@@ -270,7 +254,7 @@ public final class PgQueue {
     public Map<String, String> reapExpired() {
         return db.inTransaction(c -> {
             Map<String, String> out = new LinkedHashMap<>();
-            try (PreparedStatement p = c.prepareStatement(REAP_SQL); ResultSet r = p.executeQuery()) {
+            try (PreparedStatement p = c.prepareStatement(QueueSql.REAP); ResultSet r = p.executeQuery()) {
                 while (r.next()) {
                     out.put(r.getString(1), r.getString(2));
                 }
@@ -286,16 +270,6 @@ public final class PgQueue {
         }, "re-queue expired leases");
     }
 
-    private static final String REAP_SQL = "WITH expired AS (SELECT id FROM h4j_queue WHERE state = 'running'"
-            + " AND lease_until < clock_timestamp() FOR UPDATE SKIP LOCKED),"
-            + " upd AS (UPDATE h4j_queue q SET state = CASE WHEN q.attempts >= q.max_attempts THEN 'failed'"
-            + " ELSE 'queued' END, last_outcome = 'crashed', reason = 'the lease of worker ' || q.worker"
-            + " || ' expired during attempt ' || q.attempts || CASE WHEN q.attempts >= q.max_attempts"
-            + " THEN '; no attempts left' ELSE '; queued again' END, worker = NULL, owner = NULL, lease_until = NULL,"
-            + " updated_at = clock_timestamp() FROM expired e WHERE q.id = e.id RETURNING q.id, q.state, q.run_id),"
-            + " att AS (UPDATE h4j_attempt a SET ended_at = clock_timestamp(), outcome = '" + LEASE_EXPIRED + "'"
-            + " FROM upd WHERE a.run_id = upd.run_id AND a.ended_at IS NULL)"
-            + " SELECT id, state FROM upd";
 
     /**
      * Writes how an attempt ended, in one transaction that first checks the lease: {@code done}
@@ -325,27 +299,7 @@ public final class PgQueue {
             Outcome outcome = result.outcome();
             String wire = outcome.wireName();
             Instant now = clock.instant();
-            String state;
-            Instant again = null;
-            String why = result.reason();
-            if (outcome.isSuccess()) {
-                state = "done";
-            } else if (outcome == Outcome.BAILED) {
-                state = "interrupted";
-            } else {
-                RetryPolicy policy = retry.withMaxAttempts(maxAttempts);
-                again = policy.retryTime(outcome, attempts, result.retryAt(), now);
-                if (again != null) {
-                    state = "queued";
-                    why = "retry " + (attempts + 1) + "/" + maxAttempts + " after " + wire
-                            + (result.reason() == null ? "" : ": " + result.reason());
-                } else {
-                    state = "failed";
-                    if (outcome.isRetryable() || (outcome == Outcome.TIMEOUT && policy.retryTimeouts())) {
-                        why = "gave up after " + attempts + " attempts: " + (result.reason() == null ? "" : result.reason());
-                    }
-                }
-            }
+            NextState next = NextState.after(result, retry, attempts, maxAttempts, now);
             if (upload != null) {
                 PgResults.insert(c, lease, upload);
             }
@@ -353,12 +307,11 @@ public final class PgQueue {
                     + " reason = ?, not_before = CASE WHEN ?::bigint IS NULL THEN NULL ELSE clock_timestamp()"
                     + " + ?::bigint * interval '1 millisecond' END, worker = NULL, owner = NULL, lease_until = NULL,"
                     + " updated_at = clock_timestamp() WHERE id = ?")) {
-                Long delayMs = again == null ? null : Math.max(0, Duration.between(now, again).toMillis());
-                p.setString(1, state);
+                p.setString(1, next.state());
                 p.setString(2, wire);
-                p.setString(3, why);
-                p.setObject(4, delayMs);
-                p.setObject(5, delayMs);
+                p.setString(3, next.reason());
+                p.setObject(4, next.delayMs(), java.sql.Types.BIGINT);
+                p.setObject(5, next.delayMs(), java.sql.Types.BIGINT);
                 p.setString(6, lease.entryId());
                 p.executeUpdate();
             }
