@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 names=("$@")
-ALL=(overhead isolation supervisor sandbox queue summary metrics report server matrix meter claude)
+ALL=(overhead isolation supervisor sandbox queue summary metrics report server matrix meter claude pg)
 [ ${#names[@]} -gt 0 ] || names=("${ALL[@]}")
 for n in "${names[@]}"; do
   case " ${ALL[*]} " in *" $n "*) ;;
@@ -19,7 +19,7 @@ for n in "${names[@]}"; do
   esac
 done
 bash scripts/install-clis.sh
-MODULES=harness-core,harness-bench,harness-testkit,examples/app
+MODULES=harness-core,harness-bench,harness-testkit,harness-postgres,examples/app
 echo "[benchmarks] building $MODULES and writing their test class paths" >&2
 mvn -B -q -pl "$MODULES" -am test-compile dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/benchmark.classpath ${HARNESS4J_MVN_ARGS:-}
@@ -44,6 +44,7 @@ for n in "${names[@]}"; do
       matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark 2 1 ;;
       meter)      JVM_OPTS=-Xmx64m run harness-core dev.harness4j.core.benchmarks.MeterBenchmark 20 1 ;;
       claude)     run examples/app dev.harness4j.examples.benchmarks.ClaudeRunOverheadBenchmark 1 ;;
+      pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 50 1,4 500 ;;
     esac
     continue
   fi
@@ -65,5 +66,7 @@ for n in "${names[@]}"; do
     matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark ;;
     meter)      JVM_OPTS=-Xmx64m run harness-core dev.harness4j.core.benchmarks.MeterBenchmark 2000 100 ;;
     claude)     run examples/app dev.harness4j.examples.benchmarks.ClaudeRunOverheadBenchmark 10 ;;
+    # starts its own PostgreSQL (Debian's postgresql package; scripts/test.sh installs it)
+    pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 1000 1,4,16 100000 ;;
   esac
 done

@@ -65,6 +65,8 @@ final class BenchCommand implements Runnable {
         @Option(names = "--baseline-state-dir", description = "where the --baseline bench's results are (default: --state-dir)")
         Path baselineState;
         Embedding embedding = Embedding.NONE;
+        @Mixin
+        DbOptions db = new DbOptions();
 
         int run(PrintWriter out, boolean force) throws InterruptedException {
             Path stateDir = state.resolve();
@@ -87,6 +89,9 @@ final class BenchCommand implements Runnable {
                 }
                 if (repo != null) {
                     plan.baseline(repo);
+                }
+                if (db.present()) { // plan into the shared PostgreSQL queue; workers run it
+                    return DbPlanning.enqueue(db, plan.build(), out);
                 }
                 BenchRun r = bench.run(plan.build());
                 ps.flush();
@@ -151,11 +156,13 @@ final class BenchCommand implements Runnable {
         @Option(names = "--format", defaultValue = "leaderboard",
                 description = "leaderboard (default), table, csv or json")
         String format;
+        @Mixin
+        DbOptions db = new DbOptions();
 
         @Override
         public Integer call() {
-            BenchSummary s = BenchSummary.read(ResultIndex.of(state.resolve()));
-            if (bench != null) {
+            BenchSummary s = db.present() ? DbPlanning.summary(db, bench) : BenchSummary.read(ResultIndex.of(state.resolve()));
+            if (bench != null && !db.present()) {
                 s = s.forBench(bench);
             }
             PrintWriter out = spec.commandLine().getOut();

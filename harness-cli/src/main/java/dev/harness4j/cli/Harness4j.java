@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
 @Command(name = "harness4j", mixinStandardHelpOptions = true, version = "harness4j 0.1.0",
         description = "Runs coding-agent CLIs headless: benches, harnesses, providers.",
         subcommands = {BenchCommand.class, HarnessesCommand.class, ProvidersCommand.class,
-                JobCommand.class})
+                JobCommand.class, WorkerCommand.class})
 public final class Harness4j implements Runnable {
     /** Success. */
     public static final int OK = 0;
