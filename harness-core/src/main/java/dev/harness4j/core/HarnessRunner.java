@@ -102,6 +102,8 @@ public final class HarnessRunner implements AutoCloseable {
     final ProcessSupervisor supervisor;
     final boolean runningAsRoot;
     final boolean metering;
+    /** Whether metered runs keep their model calls' bodies ({@link Builder#recordBodies}). */
+    final boolean recordBodies;
     final RunnerSandbox sandbox;
     private final PriceList prices;
     private Meter meter; // started by the first metered run; guarded by this
@@ -136,6 +138,7 @@ public final class HarnessRunner implements AutoCloseable {
         this.supervisor = ProcessSupervisor.builder().termGrace(b.termGrace).build();
         this.runningAsRoot = detectRoot();
         this.metering = b.metering;
+        this.recordBodies = b.recordBodies;
         this.sandbox = new RunnerSandbox(b.sandbox, b.sandboxNetwork, b.bwrap, b.sandboxReadOnly, environment);
         this.prices = b.prices;
     }
@@ -407,6 +410,7 @@ public final class HarnessRunner implements AutoCloseable {
         private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
         private Duration loginCacheTtl = DEFAULT_LOGIN_CACHE_TTL;
         private boolean metering = true;
+        private boolean recordBodies;
         private PriceList prices = PriceList.NONE;
         private Sandbox sandbox = Sandbox.AUTO;
         private Sandbox.Network sandboxNetwork = Sandbox.Network.METER_ONLY;
@@ -456,6 +460,20 @@ public final class HarnessRunner implements AutoCloseable {
          */
         public Builder metering(boolean value) {
             this.metering = value;
+            return this;
+        }
+
+        /**
+         * Whether a metered run keeps its model calls' request and response bodies in its result
+         * dir ({@code bodies/<n>.request}, {@code bodies/<n>.response}, {@code bodies/index.jsonl}):
+         * copied to disk as they stream through the meter (never changing what is forwarded),
+         * each cut at 4 MiB with a marker, secret values replaced by {@code ***}. They give the
+         * run's {@code trajectory.json} its messages, tool calls and tool results when the
+         * adapter reports none of its own. Default false (bodies hold the code and prompts the
+         * agent saw); needs {@link #metering(boolean)} on.
+         */
+        public Builder recordBodies(boolean value) {
+            this.recordBodies = value;
             return this;
         }
 
