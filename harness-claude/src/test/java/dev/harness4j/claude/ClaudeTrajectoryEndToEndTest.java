@@ -30,9 +30,7 @@ import dev.harness4j.testkit.trajectory.AtifCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -118,36 +116,19 @@ class ClaudeTrajectoryEndToEndTest {
         return t;
     }
 
-    /** Per agent step: its tool names, and whether each call has an observation. */
-    private static List<String> shape(JsonNode t) {
-        List<String> out = new ArrayList<>();
-        for (JsonNode s : t.path("steps")) {
-            if (!"agent".equals(s.path("source").asText())) {
-                continue;
-            }
-            StringBuilder sb = new StringBuilder("agent");
-            for (JsonNode c : s.path("tool_calls")) {
-                sb.append(' ').append(c.path("function_name").asText());
-            }
-            sb.append(" results=").append(s.path("observation").path("results").size());
-            out.add(sb.toString());
-        }
-        return out;
-    }
-
     @Test
     void theSameTwoToolCallScenarioGivesTheSameStepsFromTheEventsAndFromTheWire() throws Exception {
         RunRecord own = run(ClaudeCodeHarness.ID, "traj-events");
         JsonNode fromEvents = checked(own);
         assertThat(fromEvents.path("extra").path("harness4j").path("trajectory_source").asText()).isEqualTo("adapter");
-        assertThat(shape(fromEvents)).containsExactly("agent Bash results=1", "agent Write results=1",
+        assertThat(AtifCheck.agentShape(fromEvents)).containsExactly("agent Bash results=1", "agent Write results=1",
                 "agent results=0");
 
         RunRecord wire = run("claude-unstructured", "traj-wire");
         JsonNode fromWire = checked(wire);
         assertThat(fromWire.path("extra").path("harness4j").path("trajectory_source").asText())
                 .isEqualTo("wire-bodies");
-        assertThat(shape(fromWire)).isEqualTo(shape(fromEvents));
+        assertThat(AtifCheck.agentShape(fromWire)).isEqualTo(AtifCheck.agentShape(fromEvents));
         JsonNode last = fromWire.path("steps").get(fromWire.path("steps").size() - 1);
         assertThat(last.path("message").asText()).isEqualTo("Done.");
         assertThat(last.path("metrics").path("completion_tokens").asLong()).isEqualTo(5);

@@ -107,6 +107,27 @@ public final class AtifCheck {
         return v;
     }
 
+    /**
+     * The shape of a trajectory's agent steps, one string per step: {@code "agent"}, each tool
+     * call's function name, and how many observation results it has ({@code "agent Bash
+     * results=1"}); for comparing trajectories of one scenario from different sources.
+     */
+    public static List<String> agentShape(JsonNode root) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode s : root.path("steps")) {
+            if (!"agent".equals(s.path("source").asText())) {
+                continue;
+            }
+            StringBuilder sb = new StringBuilder("agent");
+            for (JsonNode c : s.path("tool_calls")) {
+                sb.append(' ').append(c.path("function_name").asText());
+            }
+            sb.append(" results=").append(s.path("observation").path("results").size());
+            out.add(sb.toString());
+        }
+        return out;
+    }
+
     private static void step(JsonNode s, int expected, List<String> v) {
         String at = "steps[" + (expected - 1) + "]";
         if (!s.isObject()) {
