@@ -104,6 +104,8 @@ public final class HarnessRunner implements AutoCloseable {
     final boolean metering;
     /** Whether metered runs keep their model calls' bodies ({@link Builder#recordBodies}). */
     final boolean recordBodies;
+    /** Told about every finished run, in order ({@link Builder#observer}). */
+    final List<RunObserver> observers;
     final RunnerSandbox sandbox;
     private final PriceList prices;
     private Meter meter; // started by the first metered run; guarded by this
@@ -139,6 +141,7 @@ public final class HarnessRunner implements AutoCloseable {
         this.runningAsRoot = detectRoot();
         this.metering = b.metering;
         this.recordBodies = b.recordBodies;
+        this.observers = List.copyOf(b.observers);
         this.sandbox = new RunnerSandbox(b.sandbox, b.sandboxNetwork, b.bwrap, b.sandboxReadOnly, environment);
         this.prices = b.prices;
     }
@@ -411,6 +414,7 @@ public final class HarnessRunner implements AutoCloseable {
         private Duration loginCacheTtl = DEFAULT_LOGIN_CACHE_TTL;
         private boolean metering = true;
         private boolean recordBodies;
+        private final List<RunObserver> observers = new ArrayList<>();
         private PriceList prices = PriceList.NONE;
         private Sandbox sandbox = Sandbox.AUTO;
         private Sandbox.Network sandboxNetwork = Sandbox.Network.METER_ONLY;
@@ -474,6 +478,15 @@ public final class HarnessRunner implements AutoCloseable {
          */
         public Builder recordBodies(boolean value) {
             this.recordBodies = value;
+            return this;
+        }
+
+        /**
+         * Adds an observer told about each finished run once its result is written (for
+         * exporters: harness-otel's spans, for one); observers are called in the order added.
+         */
+        public Builder observer(RunObserver value) {
+            this.observers.add(Objects.requireNonNull(value, "observer"));
             return this;
         }
 

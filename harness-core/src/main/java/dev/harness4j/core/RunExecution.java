@@ -427,6 +427,13 @@ final class RunExecution {
         if (failure != null) {
             throw failure;
         }
+        for (RunObserver o : runner.observers) {
+            try {
+                o.runFinished(record);
+            } catch (RuntimeException e) {
+                log.warn("run {}: a RunObserver threw; ignored", runId, e);
+            }
+        }
         safeNotify(new HarnessEvent.StatusChanged(runId, Instant.now(), HarnessEvent.Status.FINISHED,
                 result.outcome().wireName()));
         log.info("run {} ({} on {}) ended {} in {} ms -> {}", runId, harness.id(), model, result.outcome().wireName(),

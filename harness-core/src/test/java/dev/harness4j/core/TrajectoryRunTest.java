@@ -17,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,6 +39,7 @@ class TrajectoryRunTest {
     private Path base;
     private Upstream upstream;
     private final AtomicInteger calls = new AtomicInteger();
+    private final List<RunRecord> observed = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -92,7 +95,11 @@ class TrajectoryRunTest {
         };
         return HarnessRunner.builder().stateDir(tmp.resolve("state")).recordBodies(recordBodies)
                 .registry(HarnessRegistry.builder().add(new MeteredRunTest.CurlHarness()).build())
-                .installations(Installations.defaults()).providers(p).build();
+                .installations(Installations.defaults()).providers(p)
+                .observer(record -> {
+                    assertThat(record.resultDir().resolve("trajectory.json")).as("written before observers hear").exists();
+                    observed.add(record);
+                }).build();
     }
 
     /** Three model calls: the prompt (with the key in it), then the results of tu_1 and tu_2. */
@@ -151,6 +158,7 @@ class TrajectoryRunTest {
             assertThat(fm.path("total_cached_tokens").asLong()).isEqualTo(metered.cacheRead());
             assertThat(fm.path("total_steps").asInt()).isEqualTo(4);
 
+            assertThat(observed).containsExactly(r);
             Path bodies = r.resultDir().resolve("bodies");
             assertThat(bodies.resolve("000001.request")).exists();
             assertThat(Files.readString(bodies.resolve("000001.request"))).doesNotContain(KEY).contains("***");
