@@ -78,8 +78,13 @@ final class AtifWriter implements AutoCloseable {
         inSteps = true;
     }
 
-    /** Writes one step; returns its id. */
-    int step(TrajectoryStep s, ObjectNode extra) throws IOException {
+    /**
+     * Writes one step; returns its id.
+     *
+     * @param llmCalls how many model calls the step stands for ({@code llm_call_count}), or null
+     *     when the source does not say (an agent step only)
+     */
+    int step(TrajectoryStep s, ObjectNode extra, Integer llmCalls) throws IOException {
         steps++;
         out.writeStartObject();
         out.writeNumberField("step_id", steps);
@@ -111,7 +116,9 @@ final class AtifWriter implements AutoCloseable {
             }
             writeResults(s, ids);
             writeMetrics(s.usage(), s.costUsd());
-            out.writeNumberField("llm_call_count", 1);
+            if (llmCalls != null) {
+                out.writeNumberField("llm_call_count", llmCalls);
+            }
         } else {
             writeResults(s, null);
         }

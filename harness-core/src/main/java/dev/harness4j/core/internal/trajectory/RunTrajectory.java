@@ -8,7 +8,6 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.TokenUsage;
 import dev.harness4j.api.TrajectoryStep;
 import dev.harness4j.core.Installation;
-import dev.harness4j.core.MeterSummary;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.internal.Json;
 import dev.harness4j.core.internal.capture.Redactor;
@@ -140,9 +139,10 @@ public final class RunTrajectory {
         String version = cli instanceof Installation i ? i.version() : null;
         w.begin(record.runId(), harness.id(), version, record.resolvedModel(), null);
         String prompt = execution != null ? execution.context().prompt() : record.spec().prompt();
-        w.step(TrajectoryStep.user(prompt).withTimestamp(record.startedAt()), null);
+        w.step(TrajectoryStep.user(prompt).withTimestamp(record.startedAt()), null, null);
+        Integer llmCalls = source == Source.ADAPTER ? null : 1; // the wire's steps are one model call each
         while (steps.hasNext()) {
-            w.step(steps.next(), null);
+            w.step(steps.next(), null, llmCalls);
         }
         TokenUsage tokens = result == null ? null : result.tokens();
         BigDecimal cost = result == null || result.cost() == null ? null : result.cost().usd();
