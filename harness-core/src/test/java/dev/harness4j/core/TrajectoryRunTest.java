@@ -6,12 +6,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
+import dev.harness4j.api.CompletionMode;
+import dev.harness4j.api.Execution;
+import dev.harness4j.api.Harness;
+import dev.harness4j.api.HarnessContext;
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.InstallInfo;
+import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.api.Secret;
 import dev.harness4j.api.TokenUsage;
+import dev.harness4j.api.TrajectoryStep;
 import dev.harness4j.core.internal.meter.Upstream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -94,7 +103,7 @@ class TrajectoryRunTest {
             }
         };
         return HarnessRunner.builder().stateDir(tmp.resolve("state")).recordBodies(recordBodies)
-                .registry(HarnessRegistry.builder().add(new MeteredRunTest.CurlHarness()).build())
+                .registry(HarnessRegistry.builder().add(new MeteredRunTest.CurlHarness()).add(new BrokenEvents()).build())
                 .installations(Installations.defaults()).providers(p)
                 .observer(record -> {
                     assertThat(record.resultDir().resolve("trajectory.json")).as("written before observers hear").exists();
@@ -112,6 +121,38 @@ class TrajectoryRunTest {
             + "post '{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"list\"},{\"role\":\"user\","
             + "\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"tu_2\",\"content\":[{\"type\":\"text\","
             + "\"text\":\"written\"}]}]}]}'\n";
+
+    /** The curl harness with events that break after the first step: core falls back to the wire. */
+    static final class BrokenEvents implements Harness {
+        private final MeteredRunTest.CurlHarness curl = new MeteredRunTest.CurlHarness();
+        @Override public String id() { return "curl-broken-events"; }
+        @Override public CompletionMode completionMode() { return curl.completionMode(); }
+        @Override public InstallInfo installInfo() { return curl.installInfo(); }
+        @Override public Invocation prepare(HarnessContext ctx) { return curl.prepare(ctx); }
+        @Override public HarnessResult interpret(Execution ex) { return curl.interpret(ex); }
+
+        @Override
+        public Optional<Stream<TrajectoryStep>> trajectory(Execution ex) {
+            return Optional.of(Stream.of(1, 2).map(i -> {
+                if (i == 2) {
+                    throw new java.io.UncheckedIOException(new java.io.IOException("events cut off"));
+                }
+                return TrajectoryStep.agent("m", "from events");
+            }));
+        }
+    }
+
+    @Test
+    void adapterEventsThatBreakMidWayGiveWayToTheWire() throws Exception {
+        try (HarnessRunner runner = runner(true)) {
+            RunRecord r = runner.run(RunSpec.builder("curl-broken-events", "up").model("m").prompt("SCRIPT:" + SCRIPT)
+                    .baseline(base).limits(Limits.NONE.withMaxRuntime(Duration.ofMinutes(2))).build());
+            JsonNode t = JSON.readTree(r.resultDir().resolve("trajectory.json").toFile());
+            assertThat(t.path("extra").path("harness4j").path("trajectory_source").asText()).isEqualTo("wire-bodies");
+            assertThat(t.path("steps")).hasSize(4);
+            assertThat(t.toString()).doesNotContain("from events");
+        }
+    }
 
     private RunRecord run(HarnessRunner runner) {
         return runner.run(RunSpec.builder("curl-test", "up").model("m").prompt("SCRIPT:" + SCRIPT).baseline(base)

@@ -88,41 +88,45 @@ public final class RunTrajectory {
      */
     public static boolean write(Path target, RunRecord record, Harness harness, Execution execution, Path ioDir,
             ModelPrice price, Redactor redactor) {
-        ObjectMapper json = Json.mapper();
-        Stream<TrajectoryStep> steps = null;
-        Source source = Source.NONE;
-        try {
-            if (execution != null) {
+        if (execution != null) {
+            try {
                 Optional<Stream<TrajectoryStep>> own = harness.trajectory(execution);
-                if (own.isPresent()) {
-                    steps = own.get();
-                    source = Source.ADAPTER;
+                if (own.isPresent() && write(target, record, harness, execution, own.get(), Source.ADAPTER, redactor)) {
+                    return true;
                 }
+            } catch (RuntimeException e) {
+                log.info("run {}: {} could not tell its trajectory ({}); reading the wire", record.runId(),
+                        harness.id(), redactor.redact(String.valueOf(e.getMessage())));
+            }
+        }
+        ObjectMapper json = Json.mapper();
+        try {
+            if (ioDir != null && Files.isRegularFile(ioDir.resolve(BODIES).resolve("index.jsonl"))) {
+                return write(target, record, harness, execution, WireSteps.of(ioDir.resolve(BODIES), null, json, price),
+                        Source.WIRE_BODIES, redactor);
+            }
+            if (ioDir != null && record.meter() != null && Files.isRegularFile(ioDir.resolve("requests.jsonl"))) {
+                return write(target, record, harness, execution,
+                        WireSteps.of(null, ioDir.resolve("requests.jsonl"), json, price), Source.WIRE_REQUESTS, redactor);
             }
         } catch (RuntimeException e) {
-            log.info("run {}: {} could not tell its trajectory ({}); reading the wire", record.runId(), harness.id(),
-                    redactor.redact(String.valueOf(e.getMessage())));
+            log.warn("run {}: could not read the wire for {}: {}", record.runId(), FILE, redactor.redact(e.toString()));
         }
-        try {
-            if (steps == null && ioDir != null && Files.isRegularFile(ioDir.resolve(BODIES).resolve("index.jsonl"))) {
-                steps = WireSteps.of(ioDir.resolve(BODIES), null, json, price);
-                source = Source.WIRE_BODIES;
-            } else if (steps == null && ioDir != null && record.meter() != null
-                    && Files.isRegularFile(ioDir.resolve("requests.jsonl"))) {
-                steps = WireSteps.of(null, ioDir.resolve("requests.jsonl"), json, price);
-                source = Source.WIRE_REQUESTS;
-            }
-            if (steps == null) {
-                steps = Stream.empty();
-            }
-            try (Stream<TrajectoryStep> s = steps;
-                    OutputStream out = new BufferedOutputStream(Files.newOutputStream(target), 64 * 1024);
-                    AtifWriter w = new AtifWriter(out, json, redactor)) {
-                writeAll(w, s.iterator(), record, harness, execution, source, json);
-            }
+        return write(target, record, harness, execution, Stream.empty(), Source.NONE, redactor);
+    }
+
+    /** Writes the file from one source; false (nothing left behind) when reading or writing fails. */
+    private static boolean write(Path target, RunRecord record, Harness harness, Execution execution,
+            Stream<TrajectoryStep> steps, Source source, Redactor redactor) {
+        ObjectMapper json = Json.mapper();
+        try (Stream<TrajectoryStep> s = steps;
+                OutputStream out = new BufferedOutputStream(Files.newOutputStream(target), 64 * 1024);
+                AtifWriter w = new AtifWriter(out, json, redactor)) {
+            writeAll(w, s.iterator(), record, harness, execution, source, json);
             return true;
         } catch (IOException | RuntimeException e) {
-            log.warn("run {}: could not write {}: {}", record.runId(), FILE, redactor.redact(e.toString()));
+            log.warn("run {}: could not write {} from {}: {}", record.runId(), FILE, source.wireName,
+                    redactor.redact(e.toString()));
             try {
                 Files.deleteIfExists(target);
             } catch (IOException ex) {
