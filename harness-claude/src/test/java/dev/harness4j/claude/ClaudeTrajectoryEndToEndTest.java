@@ -6,13 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
-import dev.harness4j.api.CompletionMode;
-import dev.harness4j.api.Execution;
-import dev.harness4j.api.Harness;
-import dev.harness4j.api.HarnessContext;
-import dev.harness4j.api.HarnessResult;
-import dev.harness4j.api.InstallInfo;
-import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
@@ -27,6 +20,7 @@ import dev.harness4j.testkit.RealCli;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import dev.harness4j.testkit.trajectory.AtifCheck;
+import dev.harness4j.testkit.trajectory.WireOnly;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,16 +57,6 @@ class ClaudeTrajectoryEndToEndTest {
         }
     }
 
-    /** Claude Code, but telling no trajectory of its own: core must read the wire. */
-    static final class Unstructured implements Harness {
-        private final ClaudeCodeHarness claude = new ClaudeCodeHarness();
-        @Override public String id() { return "claude-unstructured"; }
-        @Override public CompletionMode completionMode() { return claude.completionMode(); }
-        @Override public InstallInfo installInfo() { return claude.installInfo(); }
-        @Override public Invocation prepare(HarnessContext ctx) { return claude.prepare(ctx); }
-        @Override public HarnessResult interpret(Execution ex) { return claude.interpret(ex); }
-    }
-
     private RunRecord run(String harness, String model) throws Exception {
         server.script(model, Scenario.builder()
                 .shell("ls").usage(100, 10, 0, 40)
@@ -92,7 +76,7 @@ class ClaudeTrajectoryEndToEndTest {
         };
         Path baseline = GitRepos.withReadme(tmp.resolve("baseline-" + harness));
         try (HarnessRunner runner = HarnessRunner.builder().stateDir(tmp.resolve("state-" + harness)).recordBodies(true)
-                .registry(HarnessRegistry.builder().add(new ClaudeCodeHarness()).add(new Unstructured()).build())
+                .registry(HarnessRegistry.builder().add(new ClaudeCodeHarness()).add(new WireOnly(new ClaudeCodeHarness())).build())
                 .providers(p).build()) {
             return runner.run(RunSpec.builder(harness, "scripted").model(model).prompt("Do the scripted task.")
                     .baseline(baseline).limits(Limits.NONE.withMaxRuntime(Duration.ofMinutes(2)))
@@ -124,7 +108,7 @@ class ClaudeTrajectoryEndToEndTest {
         assertThat(AtifCheck.agentShape(fromEvents)).containsExactly("agent Bash results=1", "agent Write results=1",
                 "agent results=0");
 
-        RunRecord wire = run("claude-unstructured", "traj-wire");
+        RunRecord wire = run(ClaudeCodeHarness.ID + WireOnly.SUFFIX, "traj-wire");
         JsonNode fromWire = checked(wire);
         assertThat(fromWire.path("extra").path("harness4j").path("trajectory_source").asText())
                 .isEqualTo("wire-bodies");

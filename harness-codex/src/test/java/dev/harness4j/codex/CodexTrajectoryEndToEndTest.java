@@ -6,13 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
-import dev.harness4j.api.CompletionMode;
-import dev.harness4j.api.Execution;
-import dev.harness4j.api.Harness;
-import dev.harness4j.api.HarnessContext;
-import dev.harness4j.api.HarnessResult;
-import dev.harness4j.api.InstallInfo;
-import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
@@ -27,6 +20,7 @@ import dev.harness4j.testkit.RealCli;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import dev.harness4j.testkit.trajectory.AtifCheck;
+import dev.harness4j.testkit.trajectory.WireOnly;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,16 +60,6 @@ class CodexTrajectoryEndToEndTest {
         }
     }
 
-    /** Codex, but telling no trajectory of its own. */
-    static final class Unstructured implements Harness {
-        private final CodexHarness codex = new CodexHarness();
-        @Override public String id() { return "codex-unstructured"; }
-        @Override public CompletionMode completionMode() { return codex.completionMode(); }
-        @Override public InstallInfo installInfo() { return codex.installInfo(); }
-        @Override public Invocation prepare(HarnessContext ctx) { return codex.prepare(ctx); }
-        @Override public HarnessResult interpret(Execution ex) { return codex.interpret(ex); }
-    }
-
     private JsonNode run(String harness, String model) throws Exception {
         Clis.require(new CodexHarness());
         server.script(model, Scenario.builder()
@@ -100,7 +84,7 @@ class CodexTrajectoryEndToEndTest {
         Path state = Path.of("target", "codex-trajectory", UUID.randomUUID().toString()).toAbsolutePath();
         RunRecord r;
         try (HarnessRunner runner = HarnessRunner.builder().stateDir(state).environment(env).recordBodies(true)
-                .registry(HarnessRegistry.builder().add(new CodexHarness()).add(new Unstructured()).build())
+                .registry(HarnessRegistry.builder().add(new CodexHarness()).add(new WireOnly(new CodexHarness())).build())
                 .providers(p).build()) {
             r = runner.run(RunSpec.builder(harness, "scripted").model(model).prompt("Do the scripted task.")
                     .baseline(GitRepos.withReadme(tmp.resolve("baseline-" + harness)))
@@ -131,7 +115,7 @@ class CodexTrajectoryEndToEndTest {
         assertThat(calls(fromEvents)).isEqualTo(2);
         assertThat(fromEvents.toString()).contains("command_execution");
 
-        JsonNode fromWire = run("codex-unstructured", "codex-traj-wire");
+        JsonNode fromWire = run(CodexHarness.ID + WireOnly.SUFFIX, "codex-traj-wire");
         assertThat(fromWire.path("extra").path("harness4j").path("trajectory_source").asText()).isEqualTo("wire-bodies");
         assertThat(calls(fromWire)).isEqualTo(2);
         assertThat(AtifCheck.agentShape(fromWire)).hasSize(3);

@@ -6,13 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
-import dev.harness4j.api.CompletionMode;
-import dev.harness4j.api.Execution;
-import dev.harness4j.api.Harness;
-import dev.harness4j.api.HarnessContext;
-import dev.harness4j.api.HarnessResult;
-import dev.harness4j.api.InstallInfo;
-import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
@@ -27,6 +20,7 @@ import dev.harness4j.testkit.RealCli;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import dev.harness4j.testkit.trajectory.AtifCheck;
+import dev.harness4j.testkit.trajectory.WireOnly;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,16 +57,6 @@ class OpencodeTrajectoryEndToEndTest {
         }
     }
 
-    /** opencode, but telling no trajectory of its own: core must read the wire. */
-    static final class Unstructured implements Harness {
-        private final OpencodeHarness opencode = new OpencodeHarness();
-        @Override public String id() { return "opencode-unstructured"; }
-        @Override public CompletionMode completionMode() { return opencode.completionMode(); }
-        @Override public InstallInfo installInfo() { return opencode.installInfo(); }
-        @Override public Invocation prepare(HarnessContext ctx) { return opencode.prepare(ctx); }
-        @Override public HarnessResult interpret(Execution ex) { return opencode.interpret(ex); }
-    }
-
     private RunRecord run(String harness, String model) throws Exception {
         Clis.require(new OpencodeHarness());
         server.script(model, Scenario.builder()
@@ -94,7 +78,7 @@ class OpencodeTrajectoryEndToEndTest {
         };
         Path baseline = TestRepos.baseline(tmp.resolve("baseline-" + harness));
         try (HarnessRunner runner = HarnessRunner.builder().stateDir(tmp.resolve("state-" + harness)).recordBodies(true)
-                .registry(HarnessRegistry.builder().add(new OpencodeHarness()).add(new Unstructured()).build())
+                .registry(HarnessRegistry.builder().add(new OpencodeHarness()).add(new WireOnly(new OpencodeHarness())).build())
                 .providers(p).build()) {
             return runner.run(RunSpec.builder(harness, "scripted").model(model).prompt("Do the scripted task.")
                     .baseline(baseline).limits(new Limits(Duration.ofSeconds(90), Duration.ofSeconds(150), null))
@@ -124,7 +108,7 @@ class OpencodeTrajectoryEndToEndTest {
         assertThat(AtifCheck.agentShape(fromEvents)).containsExactly("agent bash results=1", "agent write results=1",
                 "agent results=0");
 
-        JsonNode fromWire = checked(run("opencode-unstructured", "oc-traj-wire"));
+        JsonNode fromWire = checked(run(OpencodeHarness.ID + WireOnly.SUFFIX, "oc-traj-wire"));
         assertThat(fromWire.path("extra").path("harness4j").path("trajectory_source").asText())
                 .isEqualTo("wire-bodies");
         assertThat(AtifCheck.agentShape(fromWire)).isEqualTo(AtifCheck.agentShape(fromEvents));
