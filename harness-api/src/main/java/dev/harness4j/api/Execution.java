@@ -141,6 +141,17 @@ public record Execution(
     }
 
     /**
+     * The lines of stdout as a lazy stream ({@code \r} stripped, each cut at {@link
+     * #MAX_LINE_CHARS}), for a reader that pulls, such as {@link Harness#trajectory}; the caller
+     * closes the stream.
+     *
+     * @return the lines, in order; empty when nothing was printed
+     */
+    public java.util.stream.Stream<String> stdoutLines() {
+        return CappedLines.of(stdout, MAX_LINE_CHARS);
+    }
+
+    /**
      * Streams stderr line by line ({@code \r} stripped), whatever its size.
      *
      * @param action called with each line, in order, on the calling thread

@@ -1,6 +1,7 @@
 package dev.harness4j.api;
 
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The SPI one adapter implements to make a coding-agent CLI runnable by harness4j.
@@ -100,6 +101,21 @@ public interface Harness {
      * @return the login command, or empty
      */
     default Optional<String> loginCommand() {
+        return Optional.empty();
+    }
+
+    /**
+     * The run's trajectory as the CLI's own events tell it: one agent step per model turn with
+     * its tool calls and their results (harness-core writes the run's prompt as the first, user,
+     * step; an adapter returns user steps only for further user messages). Pure: reads only the execution's files,
+     * lazily (the stream is closed by the caller, so a 10,000-step run need not be held in
+     * memory). Empty when the CLI gives no structured events (the default); harness-core then
+     * builds the trajectory from the wire.
+     *
+     * @param execution what the process did
+     * @return the steps in order, or empty when this adapter cannot tell them
+     */
+    default Optional<Stream<TrajectoryStep>> trajectory(Execution execution) {
         return Optional.empty();
     }
 }

@@ -52,6 +52,29 @@ class ExecutionTest {
     }
 
     @Test
+    void stdoutLinesPullTheSameLinesLazilyCutAtTheCap(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("out");
+        try (OutputStream os = Files.newOutputStream(out)) {
+            os.write(new byte[] {'a', '\r', '\n', (byte) 0xff, 'b', '\n'});
+            os.write("y".repeat(Execution.MAX_LINE_CHARS + 10).getBytes(StandardCharsets.US_ASCII));
+            os.write("\nlast".getBytes(StandardCharsets.US_ASCII));
+        }
+
+        List<String> lines;
+        try (var s = execution(dir, out).stdoutLines()) {
+            lines = s.toList();
+        }
+
+        assertThat(lines).hasSize(4);
+        assertThat(lines.subList(0, 2)).containsExactly("a", "\uFFFDb");
+        assertThat(lines.get(2)).hasSize(Execution.MAX_LINE_CHARS);
+        assertThat(lines.get(3)).isEqualTo("last");
+        try (var s = execution(dir, dir.resolve("missing")).stdoutLines()) {
+            assertThat(s).isEmpty();
+        }
+    }
+
+    @Test
     void tailsReadOnlyTheEnd(@TempDir Path dir) throws IOException {
         Path out = dir.resolve("out");
         Files.writeString(out, "one\ntwo\nthree\n");

@@ -8,10 +8,12 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Login;
+import dev.harness4j.api.TrajectoryStep;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Runs Claude Code ({@code claude -p --output-format stream-json --verbose}) headless and reads
@@ -149,5 +151,11 @@ public final class ClaudeCodeHarness implements Harness {
     @Override
     public Optional<String> loginCommand() {
         return Optional.of("claude auth login");
+    }
+
+    /** The steps from the {@code stream-json} lines ({@link ClaudeTrajectory}). */
+    @Override
+    public Optional<Stream<TrajectoryStep>> trajectory(Execution execution) {
+        return Optional.of(ClaudeTrajectory.of(execution));
     }
 }

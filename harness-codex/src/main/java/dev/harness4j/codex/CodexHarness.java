@@ -7,7 +7,10 @@ import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.TrajectoryStep;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Runs OpenAI's Codex CLI ({@code @openai/codex}) headless: {@code codex exec --json}, with a
@@ -88,5 +91,11 @@ public final class CodexHarness implements Harness {
     @Override
     public HarnessResult interpret(Execution execution) {
         return CodexResults.interpret(execution);
+    }
+
+    /** The steps from the {@code --json} events ({@link CodexTrajectory}). */
+    @Override
+    public Optional<Stream<TrajectoryStep>> trajectory(Execution execution) {
+        return Optional.of(CodexTrajectory.of(execution));
     }
 }

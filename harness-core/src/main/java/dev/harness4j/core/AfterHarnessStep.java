@@ -7,6 +7,7 @@ import dev.harness4j.api.Limits;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.internal.Checks;
 import dev.harness4j.core.internal.capture.ResultStore;
+import dev.harness4j.core.internal.trajectory.RunTrajectory;
 import dev.harness4j.core.process.ProcessOutcome;
 import dev.harness4j.core.process.ProcessRequest;
 import java.io.IOException;
@@ -111,7 +112,8 @@ final class AfterHarnessStep implements AfterHarness.Context {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(source, "source");
         if (name.isBlank() || name.contains("/") || name.contains("\\") || name.startsWith(".")
-                || !name.equals(ResultStore.sanitise(name)) || ResultStore.isOwnFile(name)) {
+                || !name.equals(ResultStore.sanitise(name)) || ResultStore.isOwnFile(name)
+                || name.equals(RunTrajectory.FILE) || name.equals(RunTrajectory.BODIES)) {
             throw new IllegalArgumentException("'" + name + "' cannot be a result file's name: give a plain file name"
                     + " (letters, digits, . _ -) other than the runner's own files");
         }

@@ -108,6 +108,10 @@ public final class HarnessRunner implements AutoCloseable {
     final boolean metering;
     final Requirement requireServedModel;
     final Requirement requireLogin;
+    /** Whether metered runs keep their model calls' bodies ({@link Builder#recordBodies}). */
+    final boolean recordBodies;
+    /** Told about every finished run, in order ({@link Builder#observer}). */
+    final List<RunObserver> observers;
     final RunnerSandbox sandbox;
     private final PriceList prices;
     /** Per-run gateway keys and spend, for providers with a gateway. */
@@ -146,6 +150,8 @@ public final class HarnessRunner implements AutoCloseable {
         this.metering = b.metering;
         this.requireServedModel = b.requireServedModel;
         this.requireLogin = b.requireLogin;
+        this.recordBodies = b.recordBodies;
+        this.observers = List.copyOf(b.observers);
         this.sandbox = new RunnerSandbox(b.sandbox, b.sandboxNetwork, b.bwrap, b.sandboxReadOnly, environment);
         this.prices = b.prices;
         this.phaseReporter = new dev.harness4j.core.internal.phase.PhaseReporter(b.phaseReports, this::resolve);
@@ -428,6 +434,8 @@ public final class HarnessRunner implements AutoCloseable {
         private boolean metering = true;
         private Requirement requireServedModel = Requirement.OFF;
         private Requirement requireLogin = Requirement.OFF;
+        private boolean recordBodies;
+        private final List<RunObserver> observers = new ArrayList<>();
         private PriceList prices = PriceList.NONE;
         private GatewayOptions gateway = GatewayOptions.defaults();
         private Sandbox sandbox = Sandbox.AUTO;
@@ -495,6 +503,20 @@ public final class HarnessRunner implements AutoCloseable {
         }
 
         /**
+         * Whether a metered run keeps its model calls' request and response bodies in its result
+         * dir ({@code bodies/<n>.request}, {@code bodies/<n>.response}, {@code bodies/index.jsonl}):
+         * copied to disk as they stream through the meter (never changing what is forwarded),
+         * each cut at 4 MiB with a marker, secret values replaced by {@code ***}. They give the
+         * run's {@code trajectory.json} its messages, tool calls and tool results when the
+         * adapter reports none of its own. Default false (bodies hold the code and prompts the
+         * agent saw); needs {@link #metering(boolean)} on.
+         */
+        public Builder recordBodies(boolean value) {
+            this.recordBodies = value;
+            return this;
+        }
+
+        /**
          * Whether the CLI must be logged in before its run starts, by the adapter's login probe
          * (cached, {@link #loginCacheTtl}). {@link Requirement#REQUIRED}: a CLI that says it is
          * logged out is refused with a {@link dev.harness4j.api.NotLoggedInException} naming its
@@ -505,6 +527,15 @@ public final class HarnessRunner implements AutoCloseable {
          */
         public Builder requireLogin(Requirement value) {
             this.requireLogin = Objects.requireNonNull(value, "requireLogin");
+            return this;
+        }
+
+        /**
+         * Adds an observer told about each finished run once its result is written (for
+         * exporters: harness-otel's spans, for one); observers are called in the order added.
+         */
+        public Builder observer(RunObserver value) {
+            this.observers.add(Objects.requireNonNull(value, "observer"));
             return this;
         }
 

@@ -41,9 +41,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import dev.harness4j.core.internal.gateway.GatewayRun;
+import dev.harness4j.core.internal.meter.BodyRecorder;
 import dev.harness4j.core.internal.meter.MeterReport;
 import dev.harness4j.core.internal.meter.MeterRun;
 import dev.harness4j.core.internal.meter.WireTruth;
+import dev.harness4j.core.internal.trajectory.RunTrajectory;
 import dev.harness4j.core.provider.ModelPrice;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,6 +79,9 @@ final class RunExecution {
     private Login login = Login.unknown();
     private MeterRun metered;
     private MeterReport wire;
+    /** What the harness process did (for its trajectory), or null when it never ran. */
+    private Execution execution;
+    private Path trajectoryFile; // written next to the event log, deleted with it
     private HarnessResult adapterResult;
     private ModelPrice price;
     private GatewayRun gateway = GatewayRun.NONE;
@@ -242,7 +247,7 @@ final class RunExecution {
             result = HarnessResult.builder(Outcome.ERROR, model)
                     .reason("the harness process could not start: " + termination.reason()).build();
         } else {
-            Execution execution = new Execution(ctx, invocation, outcome.exitCode(), termination,
+            execution = new Execution(ctx, invocation, outcome.exitCode(), termination,
                     io.resolve("stdout.log"), io.resolve("stderr.log"), captured.changes(), outcome.duration(),
                     outcome.startedAt(), outcome.finishedAt());
             result = imposeTermination(harness.interpret(execution), termination);
@@ -319,6 +324,10 @@ final class RunExecution {
             }
         };
         try {
+            if (runner.recordBodies) {
+                return runner.meter().open(runId, real, hooks, spec.limits(), price, ws.ioDir().resolve(REQUESTS),
+                        ws.ioDir().resolve(RunTrajectory.BODIES), BodyRecorder.MAX_BODY_BYTES);
+            }
             return runner.meter().open(runId, real, hooks, spec.limits(), price, ws.ioDir().resolve(REQUESTS));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("could not open the run's requests.jsonl in " + ws.ioDir(), e);
@@ -475,11 +484,13 @@ final class RunExecution {
                 closeQuietly(events);
             }
             Path io = ws != null ? ws.ioDir() : null;
+            trajectoryFile = eventsFile.resolveSibling(runId + ".trajectory.json");
             ResultStore.RunFiles files = new ResultStore.RunFiles(
                     captured != null ? captured.patch() : null, captured != null ? captured.diffstat() : null,
                     io != null ? io.resolve("transcript.log") : null, eventsFile,
                     io != null && metered != null ? io.resolve(REQUESTS) : null,
-                    after != null ? after.files : java.util.Map.of());
+                    RunTrajectory.files(after != null ? after.files : java.util.Map.of(), trajectoryFile, record,
+                            harness, execution, metered != null ? io : null, price, redactor));
             runner.store.write(record, files, redactor);
         } catch (RuntimeException e) {
             failure = e;
@@ -489,6 +500,13 @@ final class RunExecution {
         }
         if (failure != null) {
             throw failure;
+        }
+        for (RunObserver o : runner.observers) {
+            try {
+                o.runFinished(record);
+            } catch (RuntimeException e) {
+                log.warn("run {}: a RunObserver threw; ignored", runId, e);
+            }
         }
         safeNotify(new HarnessEvent.StatusChanged(runId, Instant.now(), HarnessEvent.Status.FINISHED,
                 result.outcome().wireName()));
@@ -562,10 +580,12 @@ final class RunExecution {
                 failure.addSuppressed(e);
             }
         }
-        try {
-            SafeDelete.deleteBelow(runner.workspaces.stateDir(), eventsFile);
-        } catch (RuntimeException e) {
-            log.warn("run {}: could not remove {}", runId, eventsFile, e);
+        for (Path p : trajectoryFile == null ? List.of(eventsFile) : List.of(eventsFile, trajectoryFile)) {
+            try {
+                SafeDelete.deleteBelow(runner.workspaces.stateDir(), p);
+            } catch (RuntimeException e) {
+                log.warn("run {}: could not remove {}", runId, p, e);
+            }
         }
     }
 

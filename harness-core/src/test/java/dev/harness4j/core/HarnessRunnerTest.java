@@ -169,7 +169,8 @@ class HarnessRunnerTest {
         try (Stream<Path> s = Files.walk(tmp.resolve("state/results"))) {
             files = s.filter(Files::isRegularFile).toList();
         }
-        assertThat(files).hasSize(6).anySatisfy(f -> assertThat(f.getFileName()).hasToString("requests.jsonl"));
+        assertThat(files).hasSize(7).anySatisfy(f -> assertThat(f.getFileName()).hasToString("requests.jsonl"))
+                .anySatisfy(f -> assertThat(f.getFileName()).hasToString("trajectory.json"));
         for (Path f : files) {
             String text = new String(Files.readAllBytes(f), StandardCharsets.UTF_8);
             assertThat(text).as(f.toString()).doesNotContain(ShellHarness.KEY).doesNotContain("xtra-SECRET-99");

@@ -8,8 +8,10 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Login;
+import dev.harness4j.api.TrajectoryStep;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Runs opencode ({@code opencode-ai}) headless: {@code opencode run --format json}, isolated in
@@ -150,5 +152,11 @@ public final class OpencodeHarness implements Harness {
     @Override
     public Optional<String> loginCommand() {
         return Optional.of("opencode auth login");
+    }
+
+    /** The steps from the {@code --format json} events ({@link OpencodeTrajectory}). */
+    @Override
+    public Optional<Stream<TrajectoryStep>> trajectory(Execution execution) {
+        return Optional.of(OpencodeTrajectory.of(execution));
     }
 }

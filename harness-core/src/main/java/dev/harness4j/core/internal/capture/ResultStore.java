@@ -164,7 +164,9 @@ public final class ResultStore {
                 copyRedacted(files.requests(), tmp.resolve(REQUESTS), redactor);
             }
             for (Map.Entry<String, Path> e : files.extra().entrySet()) {
-                if (Files.exists(e.getValue()) && !isOwnFile(e.getKey())) {
+                if (Files.isDirectory(e.getValue(), LinkOption.NOFOLLOW_LINKS) && !isOwnFile(e.getKey())) {
+                    copyDirRedacted(e.getValue(), tmp.resolve(sanitise(e.getKey())), redactor);
+                } else if (Files.exists(e.getValue()) && !isOwnFile(e.getKey())) {
                     copyRedacted(e.getValue(), tmp.resolve(sanitise(e.getKey())), redactor);
                 }
             }
@@ -190,6 +192,18 @@ public final class ResultStore {
             throw e;
         }
         return dir;
+    }
+
+    /** Copies the regular files directly in {@code source} (not below) through the redactor into a new directory. */
+    private static void copyDirRedacted(Path source, Path target, Redactor redactor) throws IOException {
+        Files.createDirectory(target);
+        try (var files = Files.list(source)) {
+            for (Path f : (Iterable<Path>) files.sorted()::iterator) {
+                if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                    copyRedacted(f, target.resolve(sanitise(f.getFileName().toString())), redactor);
+                }
+            }
+        }
     }
 
     /** Copies {@code source} (nothing when it is {@code null} or missing) through the redactor into a new file. */

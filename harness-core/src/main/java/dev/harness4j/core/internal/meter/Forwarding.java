@@ -52,6 +52,9 @@ final class Forwarding {
     private volatile InputStream upstreamBody;
     private volatile CompletableFuture<?> pending;
     private volatile boolean cancelled;
+    private BodyRecorder.Exchange bodies; // the call's bodies on their way to disk, or null
+    private String contentType;
+    private String contentEncoding;
 
     Forwarding(Meter meter, MeterRun run, HttpExchange ex, String rest) {
         this.meter = meter;
@@ -80,7 +83,9 @@ final class Forwarding {
             run.end(this, record(503, null, null, new WireReading(style), Map.of(), "refused: " + refusal, 0, 0));
             return;
         }
-        Capture capture = new Capture(ex.getRequestBody(), meter.json.getFactory());
+        BodyRecorder recorder = run.bodies;
+        bodies = modelCall && recorder != null ? recorder.open() : null;
+        Capture capture = new Capture(ex.getRequestBody(), meter.json.getFactory(), bodies == null ? null : bodies.request);
         int status = -1;
         Long firstByte = null;
         long down = 0;
@@ -118,7 +123,9 @@ final class Forwarding {
             boolean noBody = method.equals("HEAD") || status == 204 || status == 304 || (status >= 100 && status < 200);
             long length = resp.headers().firstValueAsLong("content-length").orElse(-1);
             String encoding = resp.headers().firstValue("content-encoding").orElse("identity").toLowerCase(Locale.ROOT);
-            BodyReader plain = BodyReader.of(resp.headers().firstValue("content-type").orElse(null), reading, meter.json);
+            contentType = resp.headers().firstValue("content-type").orElse(null);
+            contentEncoding = encoding;
+            BodyReader plain = BodyReader.of(contentType, reading, meter.json);
             BodyReader reader = encoding.equals("identity") || encoding.isEmpty() ? plain
                     : Inflating.of(encoding.strip(), plain);
             if (reader == null) {
@@ -159,6 +166,9 @@ final class Forwarding {
                         break; // closing the upstream stream (try-with-resources) cancels the upstream request
                     }
                     down += n;
+                    if (bodies != null) {
+                        bodies.response.write(buf, 0, n); // a copy after the bytes went on; never throws
+                    }
                     if (reader != null) {
                         reader.feed(buf, 0, n);
                     }
@@ -175,7 +185,11 @@ final class Forwarding {
             if (!abort) {
                 ex.close(); // the CLI has its whole answer before the record is written
             }
-            run.end(this, record(status, firstByte, capture, reading, rateLimit, problem, capture.total, down));
+            RequestRecord r = record(status, firstByte, capture, reading, rateLimit, problem, capture.total, down);
+            if (bodies != null) {
+                run.bodies.ended(bodies, r, contentType, contentEncoding);
+            }
+            run.end(this, r);
             if (abort) {
                 throw new AbruptEnd(); // the JDK server then closes the connection without ending the body
             }
@@ -307,11 +321,13 @@ final class Forwarding {
         private final InputStream in;
         private final com.fasterxml.jackson.core.JsonFactory factory;
         private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        private final BodyRecorder.Sink tee;
         private long total;
 
-        Capture(InputStream in, com.fasterxml.jackson.core.JsonFactory factory) {
+        Capture(InputStream in, com.fasterxml.jackson.core.JsonFactory factory, BodyRecorder.Sink tee) {
             this.in = in;
             this.factory = factory;
+            this.tee = tee;
         }
 
         @Override
@@ -329,6 +345,9 @@ final class Forwarding {
                 int keep = Math.min(n, MAX_REQUEST_CAPTURE - kept.size());
                 if (keep > 0) {
                     kept.write(b, off, keep);
+                }
+                if (tee != null) {
+                    tee.write(b, off, n);
                 }
             }
             return n;

@@ -128,6 +128,21 @@ public final class Meter implements AutoCloseable {
         return run;
     }
 
+    /**
+     * Opens a run's metering as {@link #open(String, ResolvedProvider, MeterRun.Hooks, Limits, ModelPrice, Path)}
+     * does, also keeping its model calls' bodies in {@code bodiesDir} (see {@link BodyRecorder}),
+     * each cut at {@code maxBodyBytes}.
+     */
+    public MeterRun open(String runId, ResolvedProvider real, MeterRun.Hooks hooks, Limits limits, ModelPrice price,
+            Path requestsFile, Path bodiesDir, long maxBodyBytes) throws IOException {
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("maxBodyBytes must be positive, was " + maxBodyBytes);
+        }
+        MeterRun run = open(runId, real, hooks, limits, price, requestsFile);
+        run.bodies = new BodyRecorder(bodiesDir, maxBodyBytes, json);
+        return run;
+    }
+
     void unregister(String token) {
         runs.remove(token);
     }

@@ -60,6 +60,8 @@ public final class MeterRun implements AutoCloseable {
     private final ModelPrice price;
     private final BufferedWriter requestsFile;
     private final Set<Forwarding> inFlight = ConcurrentHashMap.newKeySet();
+    /** Keeps the model calls' bodies when the run records them, else null; set once by {@link Meter#open}. */
+    volatile BodyRecorder bodies;
 
     // guarded by this
     private int requests;
@@ -292,6 +294,9 @@ public final class MeterRun implements AutoCloseable {
                 } catch (IOException e) {
                     log.debug("run {}: could not write to requests.jsonl: {}", runId, e.toString());
                 }
+            }
+            if (bodies != null) {
+                bodies.close();
             }
             try {
                 requestsFile.close();
