@@ -184,12 +184,15 @@ public final class BenchReport {
                 .append("</pre><h2>Transcript</h2><pre id=\"transcript\">").append(esc(orNone(read(dir.resolve("transcript.log")))))
                 .append("</pre>");
         RunTimeline.append(sb, dir);
+        sb.append("<h2>Trajectory</h2><div id=\"trajectory\">");
+        TrajectoryHtml.append(sb, dir);
+        sb.append("</div>");
         return sb.append("</body></html>\n").toString();
     }
 
     private static StringBuilder head(String title) {
         return new StringBuilder(8192).append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
-                .append(esc(title)).append("</title><style>").append(CSS).append(RunTimeline.CSS).append("</style></head><body>");
+                .append(esc(title)).append("</title><style>").append(CSS).append(RunTimeline.CSS).append(TrajectoryHtml.CSS).append("</style></head><body>");
     }
 
     private static void row(StringBuilder sb, String k, String v) {

@@ -54,6 +54,10 @@ class BenchReportChromiumTest {
             Files.writeString(d.resolve("verify.log"), r.passed() ? "PASS: all good\n" : "FAIL: wrong answer\n");
             Files.writeString(d.resolve("events.jsonl"), "{\"at\":\"2026-12-01T10:00:00Z\",\"type\":\"status\",\"status\":\"running\"}\n"
                     + "{\"at\":\"2026-12-01T10:00:02Z\",\"type\":\"status\",\"status\":\"capturing\"}\n");
+            Files.writeString(d.resolve("trajectory.json"), "{\"schema_version\":\"ATIF-v1.7\",\"session_id\":\"s\","
+                    + "\"agent\":{\"name\":\"aider\",\"version\":\"1\"},\"steps\":[{\"step_id\":1,\"source\":\"user\","
+                    + "\"message\":\"fix it\"},{\"step_id\":2,\"source\":\"agent\",\"message\":\"writing\","
+                    + "\"tool_calls\":[{\"tool_call_id\":\"c1\",\"function_name\":\"write_file\",\"arguments\":{\"path\":\"x.txt\"}}]}]}");
         }
         index = BenchReport.write(results, rows, BenchMetrics.of(rows), null, dir.resolve("report"));
     }
@@ -85,7 +89,8 @@ class BenchReportChromiumTest {
     void aRunPageShowsTheColouredDiffAndTheVerifyLog() throws Exception {
         String dom = chromium("--dump-dom", index.resolveSibling("runs").resolve("1.html"));
         assertThat(dom).contains("<span class=\"add\">+new line</span>", "<span class=\"del\">-old &lt;line&gt;</span>",
-                "FAIL: wrong answer", "id=\"events\"", "<td>running</td><td class=\"num\">2.0 s</td>");
+                "FAIL: wrong answer", "id=\"events\"", "<td>running</td><td class=\"num\">2.0 s</td>",
+                "id=\"trajectory\"", "write_file", "x.txt");
     }
 
     @Test
