@@ -25,14 +25,15 @@ import java.util.Set;
  * {@link Confinement} and {@code meta.json} section.
  */
 final class RunnerSandbox implements AutoCloseable {
-    private static final List<Path> SOCAT_CANDIDATES = List.of(Path.of("/usr/bin/socat"), Path.of("/bin/socat"));
+    /** Where {@code perl}, which runs the meter relay inside the sandbox, usually is (Debian: {@code perl-base}, Essential). */
+    private static final List<Path> PERL_CANDIDATES = List.of(Path.of("/usr/bin/perl"), Path.of("/bin/perl"));
 
     private final Sandbox mode;
     private final Sandbox.Network network;
     private final Path bwrap;
     private final List<Path> readOnly;
     private final Map<String, String> environment;
-    private final Path socat;
+    private final Path perl;
     private boolean probed; // guarded by this
     private String problem; // guarded by this; null when bubblewrap works
     private MeterRelay relay; // guarded by this
@@ -45,7 +46,7 @@ final class RunnerSandbox implements AutoCloseable {
         this.bwrap = bwrap;
         this.readOnly = List.copyOf(readOnly);
         this.environment = environment;
-        this.socat = SOCAT_CANDIDATES.stream().filter(Files::isExecutable).findFirst().orElse(null);
+        this.perl = PERL_CANDIDATES.stream().filter(Files::isExecutable).findFirst().orElse(null);
     }
 
     /** Why runs cannot be confined here (probed once), or null when they can or the sandbox is off. */
@@ -57,9 +58,9 @@ final class RunnerSandbox implements AutoCloseable {
             problem = Bubblewrap.probe(bwrap, network).orElse(null);
             probed = true;
         }
-        if (problem == null && metering && network == Sandbox.Network.METER_ONLY && socat == null) {
-            return "socat, which relays the metering proxy into the sandbox, is not installed "
-                    + "(install the Debian package 'socat')";
+        if (problem == null && metering && network == Sandbox.Network.METER_ONLY && perl == null) {
+            return "perl, which runs the relay to the metering proxy inside the sandbox, is not installed "
+                    + "(looked in " + PERL_CANDIDATES + "; install the Debian package 'perl-base')";
         }
         return problem;
     }
@@ -105,7 +106,7 @@ final class RunnerSandbox implements AutoCloseable {
         section.put("network", network == Sandbox.Network.HOST ? "host" : r != null ? "meter-only" : "none");
         return Optional.of(new Confinement(bwrap, List.copyOf(writable), ro, scratch.resolve("home"),
                 List.copyOf(hidden), network, r != null ? r.port() : 0, r != null ? r.socket() : null,
-                r != null ? socat : null));
+                r != null ? perl : null));
     }
 
     /**

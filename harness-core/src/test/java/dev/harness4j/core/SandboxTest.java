@@ -178,6 +178,30 @@ class SandboxTest {
     }
 
     @Test
+    void theRelayServesTheHarnesssFirstInstantRequestAndCarriesLargeBodiesOnParallelConnections() throws Exception {
+        int pad = 2_000_000;
+        String big = "{\"model\":\"m-2025\",\"pad\":\"" + "p".repeat(pad)
+                + "\",\"usage\":{\"prompt_tokens\":1000,\"completion_tokens\":10}}";
+        upstream.on("/v1/chat/completions", ex -> Upstream.send(ex, 200, "application/json", big));
+        String curl = "curl -s -o /dev/null -H \"Authorization: Bearer $KEY\" -H 'content-type: application/json' ";
+        try (HarnessRunner runner = runner(Sandbox.REQUIRED, Bubblewrap.DEFAULT_BWRAP)) {
+            // the first command: nothing may have waited for the relay to come up
+            String script = curl + "-w 'FIRST-%{http_code}\\n' -d '{\"model\":\"m\"}' \"$V1/chat/completions\"\n"
+                    + "head -c 3000000 /dev/zero | tr '\\0' a > $HOME/big.txt\n"
+                    + "for i in 1 2 3; do " + curl + "-w 'BIG-%{http_code}-%{size_download}-%{size_upload}\\n' "
+                    + "--data-binary @$HOME/big.txt \"$V1/chat/completions\" & done; wait\n";
+            RunRecord r = run(runner, script, Limits.NONE.withMaxRuntime(Duration.ofMinutes(2)));
+            String t = transcript(r);
+            String expected = "BIG-200-" + big.length() + "-3000000";
+            assertThat(t).as(t).contains("FIRST-200");
+            assertThat(t.split(expected, -1)).as(t).hasSize(4);
+            assertThat(r.meter().requests()).isEqualTo(4);
+            assertThat(r.result().tokens().input()).isEqualTo(4000L);
+            assertThat(meta(r)).contains("\"network\" : \"meter-only\"");
+        }
+    }
+
+    @Test
     void theMarkerScanFindsTheSandboxedTreeAndABailLeavesNoMarkerProcess() throws Exception {
         try (HarnessRunner runner = runner(Sandbox.REQUIRED, Bubblewrap.DEFAULT_BWRAP)) {
             String runId = "sandbox-bail-" + System.nanoTime();

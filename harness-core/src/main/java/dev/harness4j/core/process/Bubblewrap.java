@@ -19,8 +19,9 @@ import java.util.concurrent.TimeUnit;
  * private {@code /tmp}; the real HOME an empty {@code tmpfs} except the {@link
  * Confinement#readOnly()} directories; {@code /proc} and {@code /dev} of its own; its own PID
  * namespace, killed with its parent; without {@link Sandbox.Network#HOST}, a network namespace
- * with only loopback, where {@code 127.0.0.1:<meter port>} is served by {@code socat} relaying
- * each connection over a Unix socket to the metering proxy outside. The environment is
+ * with only loopback, where {@code 127.0.0.1:<meter port>} is served by a small Perl relay
+ * ({@code meter-relay.pl}: it listens before it execs the harness, so nothing waits for it)
+ * forwarding each connection over a Unix socket to the metering proxy outside. The environment is
  * inherited, so the run marker stays visible to the host's {@code /proc} scan, which sees the
  * real pids.
  */
@@ -32,21 +33,8 @@ public final class Bubblewrap {
     /** How to install it, for messages. */
     public static final String INSTALL_HINT = "install the Debian package 'bubblewrap' (apt-get install bubblewrap)";
 
-    /**
-     * Starts socat serving the meter's port inside, waits (reading {@code /proc/net/tcp} with shell
-     * builtins, a few ms) until it listens, then execs the harness. Arguments: the port, the
-     * socket, socat, the port's {@code /proc/net/tcp} listening pattern, then the command.
-     */
-    private static final String RELAY_SCRIPT = "p=$1; s=$2; x=$3; h=$4; shift 4\n"
-            + "\"$x\" TCP-LISTEN:$p,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:$s </dev/null &\n"
-            + "i=0; up=\n"
-            + "while :; do\n"
-            + "  while IFS= read -r l; do case $l in *\"$h\"*) up=1; break;; esac; done </proc/net/tcp\n"
-            + "  [ -n \"$up\" ] && break\n"
-            + "  i=$((i+1)); if [ $i -gt 5000 ]; then echo 'harness4j: the meter relay did not start' >&2; break; fi\n"
-            + "  sleep 0.002\n"
-            + "done\n"
-            + "exec \"$@\"\n";
+    /** The relay's inside half ({@code meter-relay.pl}, next to this class), run with {@code perl -e}. */
+    private static final String RELAY_SCRIPT = resource("meter-relay.pl");
 
     private Bubblewrap() {}
 
@@ -81,9 +69,8 @@ public final class Bubblewrap {
         cmd.add(workingDir.toAbsolutePath().toString());
         cmd.add("--");
         if (c.relays()) {
-            cmd.addAll(List.of("/bin/sh", "-c", RELAY_SCRIPT, "harness4j-relay", Integer.toString(c.meterPort()),
-                    Confinement.INNER_SOCKET, c.socat().toString(),
-                    String.format(java.util.Locale.ROOT, ":%04X 00000000:0000 0A", c.meterPort())));
+            cmd.addAll(List.of(c.perl().toString(), "-e", RELAY_SCRIPT, "--", Integer.toString(c.meterPort()),
+                    Confinement.INNER_SOCKET));
         }
         cmd.addAll(argv);
         return cmd;
@@ -146,6 +133,17 @@ public final class Bubblewrap {
             if (p != null && p.isAlive()) {
                 p.destroyForcibly();
             }
+        }
+    }
+
+    private static String resource(String name) {
+        try (java.io.InputStream in = Bubblewrap.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("harness-core's resource " + name + " is missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("could not read harness-core's resource " + name, e);
         }
     }
 

@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param network what the process may reach
  * @param meterPort the loopback port served inside the sandbox by the relay to {@code meterSocket}; 0 for none
  * @param meterSocket the Unix socket outside that leads to the metering proxy ({@link MeterRelay}); null for none
- * @param socat the {@code socat} executable that serves {@code meterPort} inside; null when there is no relay
+ * @param perl the {@code perl} that runs the relay serving {@code meterPort} inside; null when there is no relay
  */
 public record Confinement(
         Path bwrap,
@@ -28,7 +28,7 @@ public record Confinement(
         Sandbox.Network network,
         int meterPort,
         Path meterSocket,
-        Path socat) {
+        Path perl) {
 
     /** Where the meter's socket appears inside the sandbox (in its private {@code /tmp}). */
     public static final String INNER_SOCKET = "/tmp/.harness4j-meter.sock";
@@ -43,8 +43,8 @@ public record Confinement(
         if (meterPort < 0 || meterPort > 65535) {
             throw new IllegalArgumentException("meterPort must be 0..65535, was " + meterPort);
         }
-        if (relays() && socat == null) {
-            throw new IllegalArgumentException("a meter relay needs socat");
+        if (relays() && perl == null) {
+            throw new IllegalArgumentException("a meter relay needs perl");
         }
     }
 
