@@ -183,7 +183,7 @@ final class RunExecution {
         Path io = ws.ioDir();
         sandbox = RunnerSandbox.newSection(runner.sandbox);
         var confinement = runner.sandbox.confine(runner.workspaces.stateDir(), ws.dir(), ws.scratchDir(), baseline.repo(),
-                metered != null ? runner.meter().port() : null, sandbox).orElse(null);
+                metered != null ? runner.meter().port() : null, spec.sandboxNetwork(), sandbox).orElse(null);
         outcome = runner.supervisor.run(ProcessRequest.builder(runId, invocation, ws.scratchDir())
                 .confinement(confinement)
                 .baseEnvironment(runner.environment)

@@ -11,6 +11,7 @@ import dev.harness4j.api.Outcome;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.api.SandboxNetwork;
 import dev.harness4j.api.Secret;
 import dev.harness4j.api.Termination;
 import dev.harness4j.core.internal.meter.Upstream;
@@ -55,7 +56,7 @@ class SandboxTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        Assumptions.assumeTrue(Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, Sandbox.Network.METER_ONLY).isEmpty(),
+        Assumptions.assumeTrue(Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.METER_ONLY).isEmpty(),
                 "bubblewrap works here");
         Path target = Path.of("target").toAbsolutePath();
         Files.createDirectories(target);
@@ -81,10 +82,10 @@ class SandboxTest {
     }
 
     private HarnessRunner runner(Sandbox sandbox, Path bwrap) {
-        return runner(sandbox, bwrap, Sandbox.Network.METER_ONLY);
+        return runner(sandbox, bwrap, SandboxNetwork.METER_ONLY);
     }
 
-    private HarnessRunner runner(Sandbox sandbox, Path bwrap, Sandbox.Network network) {
+    private HarnessRunner runner(Sandbox sandbox, Path bwrap, SandboxNetwork network) {
         ProviderResolver p = new ProviderResolver() {
             @Override
             public Optional<ResolvedProvider> resolve(String provider, String model) {
@@ -278,7 +279,7 @@ class SandboxTest {
     @Test
     void hostNetworkReachesAHostPortWhileTheFileSystemStaysConfined() throws Exception {
         try (ServerSocket other = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-                HarnessRunner runner = runner(Sandbox.REQUIRED, Bubblewrap.DEFAULT_BWRAP, Sandbox.Network.HOST)) {
+                HarnessRunner runner = runner(Sandbox.REQUIRED, Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.HOST)) {
             Thread accept = new Thread(() -> {
                 try (var s = other.accept()) {
                     s.getOutputStream().write("HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nhello".getBytes(StandardCharsets.US_ASCII));
@@ -294,6 +295,46 @@ class SandboxTest {
             assertThat(transcript(r)).contains("hello", "BLOCKED read-ssh").doesNotContain("PRIVATE-KEY-MATERIAL");
             assertThat(meta(r)).contains("\"mode\" : \"bubblewrap\"", "\"network\" : \"host\"");
         }
+    }
+
+    @Test
+    void aRunsOwnSandboxNetworkOverridesTheRunnersBothWays() throws Exception {
+        try (ServerSocket other = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                HarnessRunner meterOnly = runner(Sandbox.REQUIRED, Bubblewrap.DEFAULT_BWRAP);
+                HarnessRunner host = runner(Sandbox.REQUIRED, Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.HOST)) {
+            Thread accept = new Thread(() -> {
+                while (!other.isClosed()) {
+                    try (var s = other.accept()) {
+                        s.getOutputStream().write("HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nhello".getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        // closed: the test is over
+                    }
+                }
+            });
+            accept.setDaemon(true);
+            accept.start();
+            String script = attempt("connect-host-port", "curl -sS --max-time 10 http://127.0.0.1:" + other.getLocalPort() + "/ 2>&1");
+            Limits limits = Limits.NONE.withMaxRuntime(Duration.ofMinutes(2));
+
+            RunRecord opened = runSpec(meterOnly, script, SandboxNetwork.HOST, limits);
+            assertThat(transcript(opened)).contains("LEAK connect-host-port", "hello");
+            assertThat(meta(opened)).contains("\"network\" : \"host\"", "\"network_set_by\" : \"run\"");
+
+            RunRecord runnerDefault = runSpec(meterOnly, script, null, limits);
+            assertThat(transcript(runnerDefault)).contains("BLOCKED connect-host-port");
+            assertThat(meta(runnerDefault)).contains("\"network\" : \"meter-only\"", "\"network_set_by\" : \"runner\"");
+
+            RunRecord closed = runSpec(host, script, SandboxNetwork.METER_ONLY, limits);
+            assertThat(transcript(closed)).contains("BLOCKED connect-host-port").doesNotContain("hello");
+            assertThat(meta(closed)).contains("\"network\" : \"meter-only\"", "\"network_set_by\" : \"run\"");
+        }
+    }
+
+    private RunRecord runSpec(HarnessRunner runner, String script, SandboxNetwork network, Limits limits) {
+        RunRecord r = runner.run(RunSpec.builder("curl-test", "up").model("m").prompt("SCRIPT:" + script)
+                .baseline(base).limits(limits).sandboxNetwork(network).build());
+        assertThat(RunMarker.find(r.runId())).as("processes left with the run's marker").isEmpty();
+        return r;
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.harness4j.core.process;
 
+import dev.harness4j.api.SandboxNetwork;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Inside: {@code /} read-only; the {@link Confinement#writable()} directories read-write; a
  * private {@code /tmp}; the real HOME an empty {@code tmpfs} except the {@link
  * Confinement#readOnly()} directories; {@code /proc} and {@code /dev} of its own; its own PID
- * namespace, killed with its parent; without {@link Sandbox.Network#HOST}, a network namespace
+ * namespace, killed with its parent; without {@link SandboxNetwork#HOST}, a network namespace
  * with only loopback, where {@code 127.0.0.1:<meter port>} is served by a small Perl relay
  * ({@code meter-relay.pl}: it listens before it execs the harness, so nothing waits for it)
  * forwarding each connection over a Unix socket to the metering proxy outside. The environment is
@@ -62,7 +63,7 @@ public final class Bubblewrap {
             mount(cmd, "--bind", c.meterSocket().toAbsolutePath(), Path.of(Confinement.INNER_SOCKET));
         }
         cmd.addAll(List.of("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"));
-        if (c.network() != Sandbox.Network.HOST) {
+        if (c.network() != SandboxNetwork.HOST) {
             cmd.add("--unshare-net");
         }
         cmd.add("--chdir");
@@ -101,13 +102,13 @@ public final class Bubblewrap {
      * Whether {@code bwrap} can confine a process here (it starts {@code true} in the namespaces a
      * run gets), within {@link #PROBE_TIMEOUT}; empty when it can, else why not.
      */
-    public static Optional<String> probe(Path bwrap, Sandbox.Network network) {
+    public static Optional<String> probe(Path bwrap, SandboxNetwork network) {
         if (!Files.isRegularFile(bwrap) || !Files.isExecutable(bwrap)) {
             return Optional.of("bubblewrap is not installed (" + bwrap + " is not an executable file); " + INSTALL_HINT);
         }
         List<String> cmd = new ArrayList<>(List.of(bwrap.toString(), "--ro-bind", "/", "/", "--dev", "/dev",
                 "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-pid", "--die-with-parent"));
-        if (network != Sandbox.Network.HOST) {
+        if (network != SandboxNetwork.HOST) {
             cmd.add("--unshare-net");
         }
         cmd.addAll(List.of("--", "/bin/sh", "-c", "exit 0"));

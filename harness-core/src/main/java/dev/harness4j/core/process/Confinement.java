@@ -1,5 +1,6 @@
 package dev.harness4j.core.process;
 
+import dev.harness4j.api.SandboxNetwork;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -25,7 +26,7 @@ public record Confinement(
         List<Path> readOnly,
         Path home,
         List<Path> hidden,
-        Sandbox.Network network,
+        SandboxNetwork network,
         int meterPort,
         Path meterSocket,
         Path perl) {
@@ -50,6 +51,6 @@ public record Confinement(
 
     /** Whether the meter is relayed into the sandbox's own network namespace. */
     public boolean relays() {
-        return network == Sandbox.Network.METER_ONLY && meterPort > 0 && meterSocket != null;
+        return network == SandboxNetwork.METER_ONLY && meterPort > 0 && meterSocket != null;
     }
 }

@@ -1,6 +1,7 @@
 package dev.harness4j.core.benchmarks;
 
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.SandboxNetwork;
 import dev.harness4j.core.process.Bubblewrap;
 import dev.harness4j.core.process.Confinement;
 import dev.harness4j.core.process.MeterRelay;
@@ -37,7 +38,7 @@ public final class SandboxBenchmark {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 50;
         Path parent = Path.of(args.length > 1 ? args[1] : "target").toAbsolutePath();
         Files.createDirectories(parent);
-        var problem = Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, Sandbox.Network.METER_ONLY);
+        var problem = Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.METER_ONLY);
         if (problem.isPresent()) {
             System.out.println("bubblewrap cannot run here: " + problem.get());
             return;
@@ -109,7 +110,7 @@ public final class SandboxBenchmark {
 
     private static Confinement confinement(Path dir, MeterRelay relay, Path perl) {
         return new Confinement(Bubblewrap.DEFAULT_BWRAP, List.of(dir), List.of(), dir.resolve("home"),
-                List.of(Path.of(System.getProperty("user.home"))), Sandbox.Network.METER_ONLY,
+                List.of(Path.of(System.getProperty("user.home"))), SandboxNetwork.METER_ONLY,
                 relay != null ? relay.port() : 0, relay != null ? relay.socket() : null, relay != null ? perl : null);
     }
 
