@@ -117,12 +117,12 @@ class SandboxTest {
         return Files.readString(r.resultDir().resolve("transcript.log"), StandardCharsets.UTF_8);
     }
 
-    private static String meta(RunRecord r) throws IOException {
+    static String meta(RunRecord r) throws IOException {
         return Files.readString(r.resultDir().resolve("meta.json"), StandardCharsets.UTF_8);
     }
 
     /** {@code <what> && echo LEAK <name> || echo BLOCKED <name>}. */
-    private static String attempt(String name, String what) {
+    static String attempt(String name, String what) {
         return "if " + what + " ; then echo \"LEAK " + name + "\"; else echo \"BLOCKED " + name + "\"; fi\n";
     }
 
