@@ -2,7 +2,7 @@
 # Runs the benchmark programs (no timed unit tests: each program measures contenders side by
 # side in one run and prints medians and ratios). Usage:
 #   bash scripts/benchmarks.sh                 all of them
-#   bash scripts/benchmarks.sh NAME...         some: overhead isolation supervisor sandbox queue summary metrics server matrix
+#   bash scripts/benchmarks.sh NAME...         some: overhead isolation supervisor sandbox sandbox-cli queue summary metrics server matrix
 #   bash scripts/benchmarks.sh --smoke [NAME...]  each with a tiny size: proves they start (CI runs this)
 # The modules are built once (reactor, -am) and each program runs with `java` on its module's test
 # class path, so a program of one module never runs in another (exec:java would run in all of them).
@@ -11,10 +11,10 @@ cd "$(dirname "$0")/.."
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(overhead isolation supervisor sandbox queue summary metrics server matrix)
+[ ${#names[@]} -gt 0 ] || names=(overhead isolation supervisor sandbox sandbox-cli queue summary metrics server matrix)
 for n in "${names[@]}"; do
-  case $n in overhead|isolation|supervisor|sandbox|queue|summary|metrics|server|matrix) ;;
-    *) echo "unknown benchmark '$n' (overhead isolation supervisor sandbox queue summary metrics server matrix)" >&2; exit 2 ;;
+  case $n in overhead|isolation|supervisor|sandbox|sandbox-cli|queue|summary|metrics|server|matrix) ;;
+    *) echo "unknown benchmark '$n' (overhead isolation supervisor sandbox sandbox-cli queue summary metrics server matrix)" >&2; exit 2 ;;
   esac
 done
 bash scripts/install-clis.sh
@@ -40,6 +40,7 @@ for n in "${names[@]}"; do
       metrics)    run harness-bench dev.harness4j.bench.benchmarks.MetricsReportBenchmark 300 30 ;;
       server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark 3 10 ;;
       matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark 2 1 ;;
+      sandbox-cli) run examples/app dev.harness4j.examples.benchmarks.SandboxCliBenchmark 1 ;;
     esac
     continue
   fi
@@ -58,5 +59,6 @@ for n in "${names[@]}"; do
     metrics)    run harness-bench dev.harness4j.bench.benchmarks.MetricsReportBenchmark 100000 5000 ;;
     server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark ;;
     matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark ;;
+    sandbox-cli) run examples/app dev.harness4j.examples.benchmarks.SandboxCliBenchmark 10 claude-code ;;
   esac
 done
