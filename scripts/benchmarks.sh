@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 names=("$@")
-ALL=(overhead isolation supervisor sandbox queue summary metrics report server matrix meter claude pg)
+ALL=(overhead isolation supervisor sandbox sandbox-cli queue summary metrics report server matrix meter claude pg)
 [ ${#names[@]} -gt 0 ] || names=("${ALL[@]}")
 for n in "${names[@]}"; do
   case " ${ALL[*]} " in *" $n "*) ;;
@@ -45,6 +45,7 @@ for n in "${names[@]}"; do
       meter)      JVM_OPTS=-Xmx64m run harness-core dev.harness4j.core.benchmarks.MeterBenchmark 20 1 ;;
       claude)     run examples/app dev.harness4j.examples.benchmarks.ClaudeRunOverheadBenchmark 1 ;;
       pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 50 1,4 500 ;;
+      sandbox-cli) run examples/app dev.harness4j.examples.benchmarks.SandboxCliBenchmark 1 ;;
     esac
     continue
   fi
@@ -68,5 +69,6 @@ for n in "${names[@]}"; do
     claude)     run examples/app dev.harness4j.examples.benchmarks.ClaudeRunOverheadBenchmark 10 ;;
     # starts its own PostgreSQL (Debian's postgresql package; scripts/test.sh installs it)
     pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 1000 1,4,16 100000 ;;
+    sandbox-cli) run examples/app dev.harness4j.examples.benchmarks.SandboxCliBenchmark 10 claude-code ;;
   esac
 done

@@ -2,7 +2,7 @@
 # The test command: does all set-up on a fresh machine, then runs every test.
 #   1. installs the pinned harness CLIs into ~/.cache/harness4j/tools (idempotent)
 #   2. installs Debian's chromium (the HTML report is rendered by a test), when missing
-#   3. installs Debian's bubblewrap and socat (the sandbox and its meter relay), when missing
+#   3. installs Debian's bubblewrap (the sandbox) and perl (its meter relay; Essential on Debian), when missing
 #   4. installs Debian's postgresql (harness-postgres's tests start their own server), when missing
 #   5. mvn -B verify
 set -euo pipefail
@@ -13,10 +13,10 @@ if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
 fi
-if ! command -v bwrap >/dev/null 2>&1 || ! command -v socat >/dev/null 2>&1; then
-  echo "[test] installing bubblewrap and socat (each run's sandbox and its relay to the meter)" >&2
+if ! command -v bwrap >/dev/null 2>&1 || ! command -v perl >/dev/null 2>&1; then
+  echo "[test] installing bubblewrap and perl (each run's sandbox and its relay to the meter)" >&2
   if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
-  $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap socat >&2
+  $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap perl-base >&2
 fi
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${HARNESS4J_PG_BIN:-}" ]; then
   echo "[test] installing postgresql (harness-postgres's tests start a server of their own on loopback)" >&2

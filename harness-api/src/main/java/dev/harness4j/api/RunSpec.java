@@ -33,6 +33,8 @@ import java.util.Objects;
  *     edit-format}
  * @param trial which repetition of the same task, harness, provider and model this run is
  *     (1 for the first; bench trials count up), at least 1
+ * @param sandboxNetwork what the run may reach when the runner confines it, or {@code null} for
+ *     the runner's default ({@link SandboxNetwork#HOST} for a task that installs packages)
  */
 public record RunSpec(
         String harness,
@@ -46,7 +48,8 @@ public record RunSpec(
         String systemPrompt,
         String task,
         Map<String, String> options,
-        int trial) {
+        int trial,
+        SandboxNetwork sandboxNetwork) {
 
     /**
      * Checks the parts and copies the options.
@@ -63,6 +66,7 @@ public record RunSpec(
      * @param task a short label for the task, or {@code null}
      * @param options harness-specific options
      * @param trial which repetition this run is, at least 1
+     * @param sandboxNetwork what the run may reach when confined, or {@code null} for the runner's default
      * @throws IllegalArgumentException for a blank harness, provider or model
      */
     public RunSpec {
@@ -115,6 +119,7 @@ public record RunSpec(
         b.task = task;
         b.options.putAll(options);
         b.trial = trial;
+        b.sandboxNetwork = sandboxNetwork;
         return b;
     }
 
@@ -152,6 +157,7 @@ public record RunSpec(
         private String task;
         private final Map<String, String> options = new LinkedHashMap<>();
         private int trial = 1;
+        private SandboxNetwork sandboxNetwork;
 
         private Builder(String harness, String provider) {
             this.harness = Objects.requireNonNull(harness, "harness");
@@ -261,6 +267,17 @@ public record RunSpec(
         }
 
         /**
+         * Sets what the run may reach when the runner confines it in its sandbox.
+         *
+         * @param value the network, or {@code null} for the runner's default (the default)
+         * @return this builder
+         */
+        public Builder sandboxNetwork(SandboxNetwork value) {
+            this.sandboxNetwork = value;
+            return this;
+        }
+
+        /**
          * Sets a harness-specific option.
          *
          * @param key the option's name
@@ -286,7 +303,7 @@ public record RunSpec(
                 throw new IllegalStateException("RunSpec needs a baseline repository: call baseline(..)");
             }
             return new RunSpec(harness, provider, model, prompt, baseline, ref, isolation, limits,
-                    systemPrompt, task, options, trial);
+                    systemPrompt, task, options, trial, sandboxNetwork);
         }
     }
 }

@@ -64,7 +64,10 @@ public interface AfterHarness {
         /**
          * Runs a command in the workspace under the runner's process supervisor and waits for it:
          * after {@code timeout} its whole process tree is terminated, then killed. Both output
-         * streams go, interleaved by line (secrets replaced), to {@code output}.
+         * streams go, interleaved by line (secrets replaced), to {@code output}. When the runner
+         * confines runs, the command runs in the same sandbox: writable only the workspace and
+         * {@link #scratchDir()}, HOME an empty directory of its own, the run's network without
+         * the meter (none, unless the run has the host's).
          *
          * @param command the executable and its arguments
          * @param environment added to the runner's environment

@@ -8,6 +8,7 @@ import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.internal.Checks;
 import dev.harness4j.core.internal.capture.ResultStore;
 import dev.harness4j.core.internal.trajectory.RunTrajectory;
+import dev.harness4j.core.process.Confinement;
 import dev.harness4j.core.process.ProcessOutcome;
 import dev.harness4j.core.process.ProcessRequest;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /** The {@link AfterHarness.Context} of one run: what the step may do, and what it added. Used by one thread. */
 final class AfterHarnessStep implements AfterHarness.Context {
@@ -37,12 +39,14 @@ final class AfterHarnessStep implements AfterHarness.Context {
     private final Path workspace;
     private final Path scratch;
     private final Set<String> secrets;
+    /** The confinement of a command run with {@code dir} as its scratch dir; null result: unconfined. */
+    private final Function<Path, Confinement> confine;
     final Map<String, Path> files = new LinkedHashMap<>();
     final Map<String, Object> sections = new LinkedHashMap<>();
     private int commands;
 
     AfterHarnessStep(HarnessRunner runner, String runId, RunSpec spec, HarnessResult result, Path workspace,
-            Path scratch, Set<String> secrets) {
+            Path scratch, Set<String> secrets, Function<Path, Confinement> confine) {
         this.runner = runner;
         this.runId = runId;
         this.spec = spec;
@@ -50,6 +54,7 @@ final class AfterHarnessStep implements AfterHarness.Context {
         this.workspace = workspace;
         this.scratch = scratch;
         this.secrets = secrets;
+        this.confine = confine;
         try {
             Files.createDirectories(scratch);
         } catch (IOException e) {
@@ -97,7 +102,9 @@ final class AfterHarnessStep implements AfterHarness.Context {
         environment.forEach(inv::env);
         Path io = scratch.resolve("io-" + (++commands));
         // its own process id: a bail of the run no longer applies once its harness process has ended
+        // confined like the run (its network, without the meter): HOME is the step's own, the real one hidden
         return runner.supervisor.run(ProcessRequest.builder(runId + "-after" + commands, inv.build(), io)
+                .confinement(confine.apply(scratch))
                 .baseEnvironment(runner.environment)
                 .stdoutFile(io.resolve("stdout.log"))
                 .stderrFile(io.resolve("stderr.log"))

@@ -6,6 +6,7 @@ import dev.harness4j.api.ProviderNotResolvableException;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.api.SandboxNetwork;
 import dev.harness4j.core.AutonomyPreamble;
 import dev.harness4j.core.internal.capture.ResultStore;
 import dev.harness4j.core.internal.Checks;
@@ -313,7 +314,7 @@ public final class HarnessRunner implements AutoCloseable {
         try {
             Harness harness = registry.require(spec.harness());
             Path executable = installations.require(harness);
-            sandbox.requireIfRequired(metering); // REQUIRED and bubblewrap cannot run here: nothing starts
+            sandbox.requireIfRequired(metering, spec.sandboxNetwork()); // REQUIRED and bubblewrap cannot run here: nothing starts
             ResolvedProvider provider = resolve(spec.provider(), spec.model());
             var baseline = workspaces.inspect(spec.baseline(), spec.ref()); // reads only: bad input writes nothing
             workspaces.ensureWritableDir(workspaces.stateDir().resolve("runs"));
@@ -439,7 +440,7 @@ public final class HarnessRunner implements AutoCloseable {
         private PriceList prices = PriceList.NONE;
         private GatewayOptions gateway = GatewayOptions.defaults();
         private Sandbox sandbox = Sandbox.AUTO;
-        private Sandbox.Network sandboxNetwork = Sandbox.Network.METER_ONLY;
+        private SandboxNetwork sandboxNetwork = SandboxNetwork.METER_ONLY;
         private Path bwrap = Bubblewrap.DEFAULT_BWRAP;
         private final List<Path> sandboxReadOnly = new ArrayList<>();
 
@@ -459,8 +460,8 @@ public final class HarnessRunner implements AutoCloseable {
             return this;
         }
 
-        /** What a confined run may reach: default {@link Sandbox.Network#METER_ONLY}; {@code HOST} for package installs. */
-        public Builder sandboxNetwork(Sandbox.Network value) {
+        /** What a confined run may reach: default {@link SandboxNetwork#METER_ONLY}; {@code HOST} for package installs. */
+        public Builder sandboxNetwork(SandboxNetwork value) {
             this.sandboxNetwork = Objects.requireNonNull(value, "sandboxNetwork");
             return this;
         }

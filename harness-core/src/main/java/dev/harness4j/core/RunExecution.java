@@ -207,8 +207,11 @@ final class RunExecution {
         if (bailedBeforeStart()) {
             return;
         }
+        var section = RunnerSandbox.newSection(runner.sandbox); // the login probe is confined like the run
+        var confinement = runner.sandbox.confine(runner.workspaces.stateDir(), ws.dir(), ws.scratchDir(), baseline.repo(),
+                metered != null ? runner.meter().port() : null, spec.sandboxNetwork(), section).orElse(null);
         if (runner.loginProbe) {
-            login = probeLogin(ctx);
+            login = probeLogin(ctx, confinement);
             RunPolicies.requireLogin(harness, hasLoginProbe, login, runner.requireLogin);
             if (bailedBeforeStart()) {
                 return;
@@ -217,12 +220,10 @@ final class RunExecution {
         stage = Stage.RUN;
         status(events, HarnessEvent.Status.RUNNING, null);
         Path io = ws.ioDir();
-        sandbox = RunnerSandbox.newSection(runner.sandbox);
-        var confinement = runner.sandbox.confine(runner.workspaces.stateDir(), ws.dir(), ws.scratchDir(), baseline.repo(),
-                metered != null ? runner.meter().port() : null, sandbox).orElse(null);
+        sandbox = section;
         if (confinement != null && provider.usesCliLogin() && "none".equals(sandbox.get("network"))) {
             notes.add("the sandbox gives this run no network, but provider " + provider.name() + " is the CLI's own "
-                    + "login, which must reach its vendor: use HarnessRunner.Builder.sandboxNetwork(HOST)");
+                    + "login, which must reach its vendor: give the run HOST networking (RunSpec or HarnessRunner.Builder.sandboxNetwork)");
         }
         outcome = runner.supervisor.run(ProcessRequest.builder(runId, invocation, ws.scratchDir())
                 .confinement(confinement)
@@ -300,7 +301,9 @@ final class RunExecution {
         if (afterHarness == AfterHarness.NONE) {
             return;
         }
-        after = new AfterHarnessStep(runner, runId, spec, result, ws.dir(), ws.runDir().resolve("after"), secrets);
+        after = new AfterHarnessStep(runner, runId, spec, result, ws.dir(), ws.runDir().resolve("after"), secrets,
+                scratch -> runner.sandbox.confine(runner.workspaces.stateDir(), ws.dir(), scratch, baseline.repo(), null,
+                        spec.sandboxNetwork(), new java.util.LinkedHashMap<>()).orElse(null));
         try {
             afterHarness.afterHarness(after);
         } catch (RuntimeException e) {
@@ -344,8 +347,12 @@ final class RunExecution {
     /**
      * Asks the CLI whether it is logged in, through the supervisor, in the scratch dir, within
      * {@link HarnessRunner#DEFAULT_LOGIN_TIMEOUT}; any failure or timeout is {@link Login#unknown()}.
+     * Confined like the run ({@code confinement}, null for unconfined): it sees the files and
+     * environment the run will see, so it reports the login the run can use, not one of the
+     * real HOME the sandbox hides.
      */
-    private Login probeLogin(HarnessContext ctx) throws InterruptedException {
+    private Login probeLogin(HarnessContext ctx, dev.harness4j.core.process.Confinement confinement)
+            throws InterruptedException {
         try {
             var probe = harness.loginProbe(ctx);
             if (probe.isEmpty()) {
@@ -361,6 +368,7 @@ final class RunExecution {
             }
             Path io = ws.ioDir();
             ProcessOutcome o = runner.supervisor.run(ProcessRequest.builder(runId, inv, ws.scratchDir())
+                    .confinement(confinement)
                     .baseEnvironment(runner.environment)
                     .stdoutFile(io.resolve("login-stdout.log"))
                     .stderrFile(io.resolve("login-stderr.log"))

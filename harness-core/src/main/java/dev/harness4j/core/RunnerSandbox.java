@@ -1,6 +1,7 @@
 package dev.harness4j.core;
 
 import dev.harness4j.api.HarnessException;
+import dev.harness4j.api.SandboxNetwork;
 import dev.harness4j.core.process.Bubblewrap;
 import dev.harness4j.core.process.Confinement;
 import dev.harness4j.core.process.MeterRelay;
@@ -25,49 +26,57 @@ import java.util.Set;
  * {@link Confinement} and {@code meta.json} section.
  */
 final class RunnerSandbox implements AutoCloseable {
-    private static final List<Path> SOCAT_CANDIDATES = List.of(Path.of("/usr/bin/socat"), Path.of("/bin/socat"));
+    /** Where {@code perl}, which runs the meter relay inside the sandbox, usually is (Debian: {@code perl-base}, Essential). */
+    private static final List<Path> PERL_CANDIDATES = List.of(Path.of("/usr/bin/perl"), Path.of("/bin/perl"));
 
     private final Sandbox mode;
-    private final Sandbox.Network network;
+    private final SandboxNetwork network;
     private final Path bwrap;
     private final List<Path> readOnly;
     private final Map<String, String> environment;
-    private final Path socat;
-    private boolean probed; // guarded by this
-    private String problem; // guarded by this; null when bubblewrap works
+    private final Path perl;
+    private final Map<SandboxNetwork, Optional<String>> probes = new java.util.EnumMap<>(SandboxNetwork.class); // guarded by this
     private MeterRelay relay; // guarded by this
     private boolean closed; // guarded by this
     private List<Path> toolMounts; // guarded by this
 
-    RunnerSandbox(Sandbox mode, Sandbox.Network network, Path bwrap, List<Path> readOnly, Map<String, String> environment) {
+    RunnerSandbox(Sandbox mode, SandboxNetwork network, Path bwrap, List<Path> readOnly, Map<String, String> environment) {
         this.mode = mode;
         this.network = network;
         this.bwrap = bwrap;
         this.readOnly = List.copyOf(readOnly);
         this.environment = environment;
-        this.socat = SOCAT_CANDIDATES.stream().filter(Files::isExecutable).findFirst().orElse(null);
+        this.perl = PERL_CANDIDATES.stream().filter(Files::isExecutable).findFirst().orElse(null);
     }
 
-    /** Why runs cannot be confined here (probed once), or null when they can or the sandbox is off. */
-    synchronized String problem(boolean metering) {
+    /** The run's network: its own ({@link dev.harness4j.api.RunSpec#sandboxNetwork()}) or the runner's. */
+    SandboxNetwork network(SandboxNetwork requested) {
+        return requested != null ? requested : network;
+    }
+
+    /**
+     * Why runs on this network cannot be confined here (probed once per network), or null when
+     * they can or the sandbox is off.
+     */
+    synchronized String problem(boolean metering, SandboxNetwork net) {
         if (mode == Sandbox.OFF) {
             return null;
         }
-        if (!probed) {
-            problem = Bubblewrap.probe(bwrap, network).orElse(null);
-            probed = true;
-        }
-        if (problem == null && metering && network == Sandbox.Network.METER_ONLY && socat == null) {
-            return "socat, which relays the metering proxy into the sandbox, is not installed "
-                    + "(install the Debian package 'socat')";
+        String problem = probes.computeIfAbsent(net, n -> Bubblewrap.probe(bwrap, n)).orElse(null);
+        if (problem == null && metering && net == SandboxNetwork.METER_ONLY && perl == null) {
+            return "perl, which runs the relay to the metering proxy inside the sandbox, is not installed "
+                    + "(looked in " + PERL_CANDIDATES + "; install the Debian package 'perl-base')";
         }
         return problem;
     }
 
-    /** Throws when the sandbox is required and cannot run here: called before anything of a run starts. */
-    void requireIfRequired(boolean metering) {
+    /**
+     * Throws when the sandbox is required and cannot run here: called before anything of a run
+     * starts. {@code requested}: the run's network, or null for the runner's.
+     */
+    void requireIfRequired(boolean metering, SandboxNetwork requested) {
         if (mode == Sandbox.REQUIRED) {
-            String why = problem(metering);
+            String why = problem(metering, network(requested));
             if (why != null) {
                 throw new HarnessException("the runner's sandbox is REQUIRED but cannot confine a run here: " + why
                         + "; install the Debian package 'bubblewrap' (apt-get install bubblewrap), or set "
@@ -78,15 +87,16 @@ final class RunnerSandbox implements AutoCloseable {
 
     /**
      * The run's confinement, or empty to run unconfined; {@code section} receives what ran, for
-     * {@code meta.json}.
+     * {@code meta.json}. {@code requested}: the run's network, or null for the runner's.
      */
     Optional<Confinement> confine(Path stateDir, Path workspace, Path scratch, Path baseline, Integer meterPort,
-            Map<String, Object> section) {
+            SandboxNetwork requested, Map<String, Object> section) {
         if (mode == Sandbox.OFF) {
             section.put("mode", "off");
             return Optional.empty();
         }
-        String why = problem(meterPort != null);
+        SandboxNetwork network = network(requested);
+        String why = problem(meterPort != null, network);
         if (why != null) {
             section.put("mode", "unconfined");
             section.put("reason", why);
@@ -100,12 +110,13 @@ final class RunnerSandbox implements AutoCloseable {
         List<Path> ro = new ArrayList<>(readOnly);
         ro.add(baseline); // a clone's origin: fetching from it works, writing it does not
         ro.addAll(toolMounts());
-        MeterRelay r = meterPort != null && network == Sandbox.Network.METER_ONLY ? relay(meterPort) : null;
+        MeterRelay r = meterPort != null && network == SandboxNetwork.METER_ONLY ? relay(meterPort) : null;
         section.put("mode", "bubblewrap");
-        section.put("network", network == Sandbox.Network.HOST ? "host" : r != null ? "meter-only" : "none");
+        section.put("network", network == SandboxNetwork.HOST ? "host" : r != null ? "meter-only" : "none");
+        section.put("network_set_by", requested != null ? "run" : "runner");
         return Optional.of(new Confinement(bwrap, List.copyOf(writable), ro, scratch.resolve("home"),
                 List.copyOf(hidden), network, r != null ? r.port() : 0, r != null ? r.socket() : null,
-                r != null ? socat : null));
+                r != null ? perl : null));
     }
 
     /**

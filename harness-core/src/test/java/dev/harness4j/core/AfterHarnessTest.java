@@ -71,13 +71,20 @@ class AfterHarnessTest {
     @Test
     void aCommandPastItsTimeoutIsStoppedWithItsWholeTree() throws Exception {
         AtomicReference<ProcessOutcome> outcome = new AtomicReference<>();
-        Path pidFile = tmp.resolve("child.pid");
-        runner.run(spec("true"), "after-2", HarnessListener.NONE, ctx -> outcome.set(ctx.run(
-                List.of("sh", "-c", "sleep 300 & echo $! > " + pidFile + "; wait"), Map.of(), Duration.ofSeconds(2),
-                ctx.scratchDir().resolve("out.log"))));
+        AtomicReference<String> pid = new AtomicReference<>();
+        runner.run(spec("true"), "after-2", HarnessListener.NONE, ctx -> {
+            Path pidFile = ctx.scratchDir().resolve("child.pid"); // the step's scratch: writable when sandboxed
+            outcome.set(ctx.run(List.of("sh", "-c", "sleep 300 & echo $! > " + pidFile + "; wait"), Map.of(),
+                    Duration.ofSeconds(2), ctx.scratchDir().resolve("out.log")));
+            try {
+                pid.set(Files.readString(pidFile).strip());
+            } catch (java.io.IOException e) {
+                pid.set("");
+            }
+        });
 
         assertThat(outcome.get().termination().kind()).isEqualTo(Termination.Kind.MAX_RUNTIME);
-        assertThat(Files.readString(pidFile).strip()).isNotEmpty(); // the grandchild was started
+        assertThat(pid.get()).isNotEmpty(); // the grandchild was started
         assertThat(dev.harness4j.core.process.RunMarker.find("after-2-after1")).as("survivors").isEmpty();
     }
 

@@ -15,6 +15,7 @@ import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Login;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.process.Sandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +23,11 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The adapter's login probe runs before the main process and its answer lands in meta.json. */
+/**
+ * The adapter's login probe runs before the main process and its answer lands in meta.json.
+ * Unconfined, so that a probe can leave a trace in the test's temp dir ({@code SandboxTest}
+ * shows the confined probe).
+ */
 class LoginProbeTest {
     @TempDir Path tmp;
 
@@ -56,7 +61,7 @@ class LoginProbeTest {
 
     private RunRecord run(HarnessRunner.Builder b, String probe) {
         Path base = repo(tmp.resolve("base"));
-        try (HarnessRunner r = b.stateDir(tmp.resolve("state"))
+        try (HarnessRunner r = b.stateDir(tmp.resolve("state")).sandbox(Sandbox.OFF)
                 .registry(HarnessRegistry.builder().add(new ProbingHarness()).build())
                 .providers(ShellHarness.provider()).build()) {
             return r.run(RunSpec.builder("probe-test", "local").model("m1").prompt("p").baseline(base)
@@ -108,7 +113,7 @@ class LoginProbeTest {
         Path base = repo(tmp.resolve("base"));
         Path count = tmp.resolve("probes");
         String probe = "echo x >> '" + count + "'; echo '{\"loggedIn\":true}'";
-        try (HarnessRunner r = HarnessRunner.builder().stateDir(tmp.resolve("state"))
+        try (HarnessRunner r = HarnessRunner.builder().stateDir(tmp.resolve("state")).sandbox(Sandbox.OFF)
                 .registry(HarnessRegistry.builder().add(new ProbingHarness()).build())
                 .providers(ShellHarness.provider()).build()) {
             for (int i = 0; i < 3; i++) {
@@ -122,6 +127,7 @@ class LoginProbeTest {
             assertThat(Files.readAllLines(count)).hasSize(2);
         }
         try (HarnessRunner r = HarnessRunner.builder().stateDir(tmp.resolve("state2")).loginCacheTtl(Duration.ZERO)
+                .sandbox(Sandbox.OFF)
                 .registry(HarnessRegistry.builder().add(new ProbingHarness()).build())
                 .providers(ShellHarness.provider()).build()) {
             for (int i = 0; i < 2; i++) {

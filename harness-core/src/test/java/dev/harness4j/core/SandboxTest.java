@@ -11,6 +11,7 @@ import dev.harness4j.api.Outcome;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.api.SandboxNetwork;
 import dev.harness4j.api.Secret;
 import dev.harness4j.api.Termination;
 import dev.harness4j.core.internal.meter.Upstream;
@@ -55,7 +56,7 @@ class SandboxTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        Assumptions.assumeTrue(Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, Sandbox.Network.METER_ONLY).isEmpty(),
+        Assumptions.assumeTrue(Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.METER_ONLY).isEmpty(),
                 "bubblewrap works here");
         Path target = Path.of("target").toAbsolutePath();
         Files.createDirectories(target);
@@ -81,10 +82,10 @@ class SandboxTest {
     }
 
     private HarnessRunner runner(Sandbox sandbox, Path bwrap) {
-        return runner(sandbox, bwrap, Sandbox.Network.METER_ONLY);
+        return runner(sandbox, bwrap, SandboxNetwork.METER_ONLY);
     }
 
-    private HarnessRunner runner(Sandbox sandbox, Path bwrap, Sandbox.Network network) {
+    private HarnessRunner runner(Sandbox sandbox, Path bwrap, SandboxNetwork network) {
         ProviderResolver p = new ProviderResolver() {
             @Override
             public Optional<ResolvedProvider> resolve(String provider, String model) {
@@ -116,12 +117,12 @@ class SandboxTest {
         return Files.readString(r.resultDir().resolve("transcript.log"), StandardCharsets.UTF_8);
     }
 
-    private static String meta(RunRecord r) throws IOException {
+    static String meta(RunRecord r) throws IOException {
         return Files.readString(r.resultDir().resolve("meta.json"), StandardCharsets.UTF_8);
     }
 
     /** {@code <what> && echo LEAK <name> || echo BLOCKED <name>}. */
-    private static String attempt(String name, String what) {
+    static String attempt(String name, String what) {
         return "if " + what + " ; then echo \"LEAK " + name + "\"; else echo \"BLOCKED " + name + "\"; fi\n";
     }
 
@@ -174,6 +175,30 @@ class SandboxTest {
             assertThat(meta(r)).contains("\"sandbox\"", "\"mode\" : \"bubblewrap\"", "\"network\" : \"meter-only\"");
         } finally {
             outside.destroyForcibly();
+        }
+    }
+
+    @Test
+    void theRelayServesTheHarnesssFirstInstantRequestAndCarriesLargeBodiesOnParallelConnections() throws Exception {
+        int pad = 2_000_000;
+        String big = "{\"model\":\"m-2025\",\"pad\":\"" + "p".repeat(pad)
+                + "\",\"usage\":{\"prompt_tokens\":1000,\"completion_tokens\":10}}";
+        upstream.on("/v1/chat/completions", ex -> Upstream.send(ex, 200, "application/json", big));
+        String curl = "curl -s -o /dev/null -H \"Authorization: Bearer $KEY\" -H 'content-type: application/json' ";
+        try (HarnessRunner runner = runner(Sandbox.REQUIRED, Bubblewrap.DEFAULT_BWRAP)) {
+            // the first command: nothing may have waited for the relay to come up
+            String script = curl + "-w 'FIRST-%{http_code}\\n' -d '{\"model\":\"m\"}' \"$V1/chat/completions\"\n"
+                    + "head -c 3000000 /dev/zero | tr '\\0' a > $HOME/big.txt\n"
+                    + "for i in 1 2 3; do " + curl + "-w 'BIG-%{http_code}-%{size_download}-%{size_upload}\\n' "
+                    + "--data-binary @$HOME/big.txt \"$V1/chat/completions\" & done; wait\n";
+            RunRecord r = run(runner, script, Limits.NONE.withMaxRuntime(Duration.ofMinutes(2)));
+            String t = transcript(r);
+            String expected = "BIG-200-" + big.length() + "-3000000";
+            assertThat(t).as(t).contains("FIRST-200");
+            assertThat(t.split(expected, -1)).as(t).hasSize(4);
+            assertThat(r.meter().requests()).isEqualTo(4);
+            assertThat(r.result().tokens().input()).isEqualTo(4000L);
+            assertThat(meta(r)).contains("\"network\" : \"meter-only\"");
         }
     }
 
@@ -254,7 +279,7 @@ class SandboxTest {
     @Test
     void hostNetworkReachesAHostPortWhileTheFileSystemStaysConfined() throws Exception {
         try (ServerSocket other = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-                HarnessRunner runner = runner(Sandbox.REQUIRED, Bubblewrap.DEFAULT_BWRAP, Sandbox.Network.HOST)) {
+                HarnessRunner runner = runner(Sandbox.REQUIRED, Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.HOST)) {
             Thread accept = new Thread(() -> {
                 try (var s = other.accept()) {
                     s.getOutputStream().write("HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nhello".getBytes(StandardCharsets.US_ASCII));
@@ -270,6 +295,46 @@ class SandboxTest {
             assertThat(transcript(r)).contains("hello", "BLOCKED read-ssh").doesNotContain("PRIVATE-KEY-MATERIAL");
             assertThat(meta(r)).contains("\"mode\" : \"bubblewrap\"", "\"network\" : \"host\"");
         }
+    }
+
+    @Test
+    void aRunsOwnSandboxNetworkOverridesTheRunnersBothWays() throws Exception {
+        try (ServerSocket other = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                HarnessRunner meterOnly = runner(Sandbox.REQUIRED, Bubblewrap.DEFAULT_BWRAP);
+                HarnessRunner host = runner(Sandbox.REQUIRED, Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.HOST)) {
+            Thread accept = new Thread(() -> {
+                while (!other.isClosed()) {
+                    try (var s = other.accept()) {
+                        s.getOutputStream().write("HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nhello".getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        // closed: the test is over
+                    }
+                }
+            });
+            accept.setDaemon(true);
+            accept.start();
+            String script = attempt("connect-host-port", "curl -sS --max-time 10 http://127.0.0.1:" + other.getLocalPort() + "/ 2>&1");
+            Limits limits = Limits.NONE.withMaxRuntime(Duration.ofMinutes(2));
+
+            RunRecord opened = runSpec(meterOnly, script, SandboxNetwork.HOST, limits);
+            assertThat(transcript(opened)).contains("LEAK connect-host-port", "hello");
+            assertThat(meta(opened)).contains("\"network\" : \"host\"", "\"network_set_by\" : \"run\"");
+
+            RunRecord runnerDefault = runSpec(meterOnly, script, null, limits);
+            assertThat(transcript(runnerDefault)).contains("BLOCKED connect-host-port");
+            assertThat(meta(runnerDefault)).contains("\"network\" : \"meter-only\"", "\"network_set_by\" : \"runner\"");
+
+            RunRecord closed = runSpec(host, script, SandboxNetwork.METER_ONLY, limits);
+            assertThat(transcript(closed)).contains("BLOCKED connect-host-port").doesNotContain("hello");
+            assertThat(meta(closed)).contains("\"network\" : \"meter-only\"", "\"network_set_by\" : \"run\"");
+        }
+    }
+
+    private RunRecord runSpec(HarnessRunner runner, String script, SandboxNetwork network, Limits limits) {
+        RunRecord r = runner.run(RunSpec.builder("curl-test", "up").model("m").prompt("SCRIPT:" + script)
+                .baseline(base).limits(limits).sandboxNetwork(network).build());
+        assertThat(RunMarker.find(r.runId())).as("processes left with the run's marker").isEmpty();
+        return r;
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.harness4j.core.process;
 
+import dev.harness4j.api.SandboxNetwork;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,9 +19,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Inside: {@code /} read-only; the {@link Confinement#writable()} directories read-write; a
  * private {@code /tmp}; the real HOME an empty {@code tmpfs} except the {@link
  * Confinement#readOnly()} directories; {@code /proc} and {@code /dev} of its own; its own PID
- * namespace, killed with its parent; without {@link Sandbox.Network#HOST}, a network namespace
- * with only loopback, where {@code 127.0.0.1:<meter port>} is served by {@code socat} relaying
- * each connection over a Unix socket to the metering proxy outside. The environment is
+ * namespace, killed with its parent; without {@link SandboxNetwork#HOST}, a network namespace
+ * with only loopback, where {@code 127.0.0.1:<meter port>} is served by a small Perl relay
+ * ({@code meter-relay.pl}: it listens before it execs the harness, so nothing waits for it)
+ * forwarding each connection over a Unix socket to the metering proxy outside. The environment is
  * inherited, so the run marker stays visible to the host's {@code /proc} scan, which sees the
  * real pids.
  */
@@ -32,21 +34,8 @@ public final class Bubblewrap {
     /** How to install it, for messages. */
     public static final String INSTALL_HINT = "install the Debian package 'bubblewrap' (apt-get install bubblewrap)";
 
-    /**
-     * Starts socat serving the meter's port inside, waits (reading {@code /proc/net/tcp} with shell
-     * builtins, a few ms) until it listens, then execs the harness. Arguments: the port, the
-     * socket, socat, the port's {@code /proc/net/tcp} listening pattern, then the command.
-     */
-    private static final String RELAY_SCRIPT = "p=$1; s=$2; x=$3; h=$4; shift 4\n"
-            + "\"$x\" TCP-LISTEN:$p,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:$s </dev/null &\n"
-            + "i=0; up=\n"
-            + "while :; do\n"
-            + "  while IFS= read -r l; do case $l in *\"$h\"*) up=1; break;; esac; done </proc/net/tcp\n"
-            + "  [ -n \"$up\" ] && break\n"
-            + "  i=$((i+1)); if [ $i -gt 5000 ]; then echo 'harness4j: the meter relay did not start' >&2; break; fi\n"
-            + "  sleep 0.002\n"
-            + "done\n"
-            + "exec \"$@\"\n";
+    /** The relay's inside half ({@code meter-relay.pl}, next to this class), run with {@code perl -e}. */
+    private static final String RELAY_SCRIPT = resource("meter-relay.pl");
 
     private Bubblewrap() {}
 
@@ -74,16 +63,15 @@ public final class Bubblewrap {
             mount(cmd, "--bind", c.meterSocket().toAbsolutePath(), Path.of(Confinement.INNER_SOCKET));
         }
         cmd.addAll(List.of("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"));
-        if (c.network() != Sandbox.Network.HOST) {
+        if (c.network() != SandboxNetwork.HOST) {
             cmd.add("--unshare-net");
         }
         cmd.add("--chdir");
         cmd.add(workingDir.toAbsolutePath().toString());
         cmd.add("--");
         if (c.relays()) {
-            cmd.addAll(List.of("/bin/sh", "-c", RELAY_SCRIPT, "harness4j-relay", Integer.toString(c.meterPort()),
-                    Confinement.INNER_SOCKET, c.socat().toString(),
-                    String.format(java.util.Locale.ROOT, ":%04X 00000000:0000 0A", c.meterPort())));
+            cmd.addAll(List.of(c.perl().toString(), "-e", RELAY_SCRIPT, "--", Integer.toString(c.meterPort()),
+                    Confinement.INNER_SOCKET));
         }
         cmd.addAll(argv);
         return cmd;
@@ -114,13 +102,13 @@ public final class Bubblewrap {
      * Whether {@code bwrap} can confine a process here (it starts {@code true} in the namespaces a
      * run gets), within {@link #PROBE_TIMEOUT}; empty when it can, else why not.
      */
-    public static Optional<String> probe(Path bwrap, Sandbox.Network network) {
+    public static Optional<String> probe(Path bwrap, SandboxNetwork network) {
         if (!Files.isRegularFile(bwrap) || !Files.isExecutable(bwrap)) {
             return Optional.of("bubblewrap is not installed (" + bwrap + " is not an executable file); " + INSTALL_HINT);
         }
         List<String> cmd = new ArrayList<>(List.of(bwrap.toString(), "--ro-bind", "/", "/", "--dev", "/dev",
                 "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-pid", "--die-with-parent"));
-        if (network != Sandbox.Network.HOST) {
+        if (network != SandboxNetwork.HOST) {
             cmd.add("--unshare-net");
         }
         cmd.addAll(List.of("--", "/bin/sh", "-c", "exit 0"));
@@ -146,6 +134,17 @@ public final class Bubblewrap {
             if (p != null && p.isAlive()) {
                 p.destroyForcibly();
             }
+        }
+    }
+
+    private static String resource(String name) {
+        try (java.io.InputStream in = Bubblewrap.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("harness-core's resource " + name + " is missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("could not read harness-core's resource " + name, e);
         }
     }
 

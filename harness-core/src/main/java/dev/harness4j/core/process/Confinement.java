@@ -1,5 +1,6 @@
 package dev.harness4j.core.process;
 
+import dev.harness4j.api.SandboxNetwork;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -17,7 +18,7 @@ import java.util.Objects;
  * @param network what the process may reach
  * @param meterPort the loopback port served inside the sandbox by the relay to {@code meterSocket}; 0 for none
  * @param meterSocket the Unix socket outside that leads to the metering proxy ({@link MeterRelay}); null for none
- * @param socat the {@code socat} executable that serves {@code meterPort} inside; null when there is no relay
+ * @param perl the {@code perl} that runs the relay serving {@code meterPort} inside; null when there is no relay
  */
 public record Confinement(
         Path bwrap,
@@ -25,10 +26,10 @@ public record Confinement(
         List<Path> readOnly,
         Path home,
         List<Path> hidden,
-        Sandbox.Network network,
+        SandboxNetwork network,
         int meterPort,
         Path meterSocket,
-        Path socat) {
+        Path perl) {
 
     /** Where the meter's socket appears inside the sandbox (in its private {@code /tmp}). */
     public static final String INNER_SOCKET = "/tmp/.harness4j-meter.sock";
@@ -43,13 +44,13 @@ public record Confinement(
         if (meterPort < 0 || meterPort > 65535) {
             throw new IllegalArgumentException("meterPort must be 0..65535, was " + meterPort);
         }
-        if (relays() && socat == null) {
-            throw new IllegalArgumentException("a meter relay needs socat");
+        if (relays() && perl == null) {
+            throw new IllegalArgumentException("a meter relay needs perl");
         }
     }
 
     /** Whether the meter is relayed into the sandbox's own network namespace. */
     public boolean relays() {
-        return network == Sandbox.Network.METER_ONLY && meterPort > 0 && meterSocket != null;
+        return network == SandboxNetwork.METER_ONLY && meterPort > 0 && meterSocket != null;
     }
 }

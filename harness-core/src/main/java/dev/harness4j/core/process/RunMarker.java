@@ -108,6 +108,32 @@ public final class RunMarker {
         }
     }
 
+    /**
+     * Waits, without signalling, until nothing of the run is left (looking after 1 ms, then
+     * doubling up to 16 ms), at most {@code timeout}; whether nothing is. For what is known to be
+     * on its way out: a sandbox's init and meter relay, which the kernel kills with the sandbox a
+     * moment after its outer {@code bwrap} has exited.
+     */
+    static boolean awaitGone(String runId, long leader, long notBefore, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long poll = 1;
+        boolean interrupted = false;
+        try {
+            while (!ProcTable.scan(runId, leader, notBefore).isEmpty()) {
+                if (System.nanoTime() >= deadline) {
+                    return false;
+                }
+                interrupted |= pause(Math.min(poll, remainingMillis(deadline)));
+                poll = Math.min(poll * 2, 16);
+            }
+            return true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     private static void signal(List<Long> pids, boolean kill, Set<Long> seen) {
         for (long pid : pids) {
             seen.add(pid);

@@ -12,13 +12,5 @@ public enum Sandbox {
     /** Confine, or refuse to run (before anything starts) when bubblewrap cannot run here. */
     REQUIRED,
     /** Never confine. */
-    OFF;
-
-    /** What a confined run may reach on the network. */
-    public enum Network {
-        /** A network namespace with only loopback; the metering proxy is relayed into it, nothing else leaves. */
-        METER_ONLY,
-        /** The host's network, for tasks that need it (package installs); the file system is still confined. */
-        HOST
-    }
+    OFF
 }

@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
 final class Supervision {
     private static final Logger log = LoggerFactory.getLogger(Supervision.class);
 
+    /** How long a confined run's sandbox gets to vanish by itself before the sweep signals what is left. */
+    private static final Duration SANDBOX_SETTLE = Duration.ofMillis(500);
+
     private final ProcessRequest request;
     private final ActiveRun active;
     private final Duration termGrace;
@@ -133,6 +136,9 @@ final class Supervision {
             RunMarker.stop(request.runId(), pid, startTicks, termGrace);
         }
         awaitExit(p);
+        if (request.confinement() != null) { // the sandbox's init (and relay) die with it, a moment after bwrap
+            RunMarker.awaitGone(request.runId(), pid, startTicks, SANDBOX_SETTLE);
+        }
         int leftovers = RunMarker.stop(request.runId(), pid, startTicks, termGrace);
         if (leftovers > 0) {
             log.info("run {}: stopped {} process(es) the harness left behind", request.runId(), leftovers);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.harness4j.api.Isolation;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.api.SandboxNetwork;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
@@ -39,6 +40,7 @@ final class RunSpecJson {
         n.put("system_prompt", spec.systemPrompt());
         n.put("task", spec.task());
         n.put("trial", spec.trial());
+        n.put("sandbox_network", spec.sandboxNetwork() == null ? null : spec.sandboxNetwork().name().toLowerCase(Locale.ROOT));
         ObjectNode options = n.putObject("options");
         spec.options().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> options.put(e.getKey(), e.getValue()));
@@ -59,7 +61,8 @@ final class RunSpecJson {
                 .isolation(Isolation.valueOf(required(n, "isolation").toUpperCase(Locale.ROOT)))
                 .systemPrompt(text(n, "system_prompt"))
                 .task(text(n, "task"))
-                .trial(n.hasNonNull("trial") ? n.get("trial").asInt() : 1);
+                .trial(n.hasNonNull("trial") ? n.get("trial").asInt() : 1)
+                .sandboxNetwork(sandboxNetwork(text(n, "sandbox_network")));
         JsonNode l = n.path("limits");
         b.limits(new Limits(duration(l, "inactivity_timeout"), duration(l, "max_runtime"),
                 l.hasNonNull("max_turns") ? l.get("max_turns").asInt() : null)
@@ -85,6 +88,17 @@ final class RunSpecJson {
             throw new IllegalArgumentException("missing field '" + field + "'");
         }
         return v;
+    }
+
+    private static SandboxNetwork sandboxNetwork(String v) {
+        if (v == null) {
+            return null;
+        }
+        try {
+            return SandboxNetwork.valueOf(v.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("malformed field 'sandbox_network': '" + v + "' (meter_only, host or null)", e);
+        }
     }
 
     private static Duration duration(JsonNode n, String field) {

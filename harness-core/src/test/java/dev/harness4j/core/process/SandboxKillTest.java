@@ -2,6 +2,7 @@ package dev.harness4j.core.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.harness4j.api.SandboxNetwork;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,7 @@ class SandboxKillTest {
 
     @Test
     void aSandboxedTreeDiesWithAJvmKilledWithSignal9() throws Exception {
-        Assumptions.assumeTrue(Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, Sandbox.Network.METER_ONLY).isEmpty(),
+        Assumptions.assumeTrue(Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.METER_ONLY).isEmpty(),
                 "bubblewrap works here");
         String runId = Runs.newRunId();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -1,6 +1,7 @@
 package dev.harness4j.core.process;
 
 import dev.harness4j.api.HarnessEvent;
+import dev.harness4j.api.SandboxNetwork;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -19,7 +20,7 @@ public final class ShutdownHookMain {
         ProcessSupervisor supervisor = ProcessSupervisor.builder().termGrace(Duration.ofMillis(500)).build();
         Confinement confined = args.length > 2 && args[2].equals("sandbox")
                 ? new Confinement(Bubblewrap.DEFAULT_BWRAP, java.util.List.of(dir), java.util.List.of(), dir.resolve("home"),
-                        java.util.List.of(Path.of(System.getProperty("user.home"))), Sandbox.Network.METER_ONLY, 0, null, null)
+                        java.util.List.of(Path.of(System.getProperty("user.home"))), SandboxNetwork.METER_ONLY, 0, null, null)
                 : null;
         supervisor.run(ProcessRequest.builder(runId, Runs.sh(dir, StoppingTest.STUBBORN_TREE), dir).confinement(confined)
                 .listener(e -> {

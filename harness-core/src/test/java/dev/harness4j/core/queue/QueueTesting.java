@@ -22,7 +22,8 @@ final class QueueTesting {
                 .baseline(Path.of("/tmp/some repo")).ref("main").isolation(dev.harness4j.api.Isolation.WORKTREE)
                 .limits(new Limits(Duration.ofSeconds(30), Duration.ofMinutes(20), 7).withMaxTokens(50_000L)
                         .withMaxCostUsd(new java.math.BigDecimal("0.25")).withMaxModelRequests(40))
-                .systemPrompt("be brief").task("hello").trial(3).option("edit-format", "whole").option("a", "b").build();
+                .systemPrompt("be brief").task("hello").trial(3).option("edit-format", "whole").option("a", "b")
+                .sandboxNetwork(dev.harness4j.api.SandboxNetwork.HOST).build();
     }
 
     static HarnessResult result(Outcome outcome) {

@@ -18,6 +18,9 @@ import java.nio.file.Path;
  * <entryId> <runId>} per start and {@code summary ...} at the end.
  */
 public final class QueueChildMain {
+    /** The system property that confines the runs ({@code true}: {@code Sandbox.REQUIRED}; else {@code OFF}). */
+    public static final String SANDBOXED = "harness4j.test.sandboxed";
+
     private QueueChildMain() {}
 
     public static void main(String[] args) throws Exception {
@@ -31,9 +34,9 @@ public final class QueueChildMain {
             try (HarnessRunner runner = HarnessRunner.builder().stateDir(state)
                     .registry(HarnessRegistry.builder().add(new FakeHarness()).build())
                     .providers(new ScriptedProvider(server))
-                    // unconfined: the test checks that recovery sweeps what survives a kill -9; a sandboxed
-                    // tree dies with its JVM instead (--die-with-parent, SandboxKillTest)
-                    .sandbox(Sandbox.OFF).build();
+                    // unconfined, a kill -9 leaves the runs' trees for recovery to sweep; sandboxed, they die
+                    // with this JVM (--die-with-parent): QueueKillRecoveryTest checks both
+                    .sandbox(Boolean.getBoolean(SANDBOXED) ? Sandbox.REQUIRED : Sandbox.OFF).build();
                     QueueProcessor p = QueueProcessor.builder(queue, QueueProcessor.Executor.of(runner))
                             .concurrency(concurrency).listener(new QueueProcessor.Listener() {
                                 @Override

@@ -1,0 +1,37 @@
+package dev.harness4j.core.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.api.SandboxNetwork;
+import org.junit.jupiter.api.Test;
+
+class RunSpecJsonTest {
+    @Test
+    void aRunsSandboxNetworkIsWrittenAndReadBackAndAnOlderDocumentWithoutItMeansTheRunnersDefault() {
+        RunSpec spec = QueueTesting.fullSpec();
+        assertThat(spec.sandboxNetwork()).isEqualTo(SandboxNetwork.HOST);
+        ObjectNode json = RunSpecJson.toJson(spec);
+        assertThat(json.get("sandbox_network").asText()).isEqualTo("host");
+        assertThat(RunSpecJson.fromJson(json)).isEqualTo(spec);
+
+        RunSpec meterOnly = spec.toBuilder().sandboxNetwork(SandboxNetwork.METER_ONLY).build();
+        assertThat(RunSpecJson.fromJson(RunSpecJson.toJson(meterOnly)).sandboxNetwork()).isEqualTo(SandboxNetwork.METER_ONLY);
+
+        RunSpec unset = spec.toBuilder().sandboxNetwork(null).build();
+        assertThat(RunSpecJson.toJson(unset).get("sandbox_network").isNull()).isTrue();
+        ObjectNode older = RunSpecJson.toJson(spec);
+        older.remove("sandbox_network");
+        assertThat(RunSpecJson.fromJson(older).sandboxNetwork()).isNull();
+    }
+
+    @Test
+    void aMalformedSandboxNetworkNamesTheField() {
+        ObjectNode json = RunSpecJson.toJson(QueueTesting.fullSpec());
+        json.put("sandbox_network", "internet");
+        assertThatThrownBy(() -> RunSpecJson.fromJson(json)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sandbox_network").hasMessageContaining("internet");
+    }
+}
