@@ -7,6 +7,7 @@ import dev.harness4j.bench.ResultRow;
 import dev.harness4j.postgres.internal.Artifacts;
 import dev.harness4j.postgres.internal.Jsons;
 import dev.harness4j.postgres.internal.MetaColumns;
+import dev.harness4j.postgres.internal.MetricsQuery;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -203,9 +205,19 @@ public final class PgResults {
         return new BenchSummary(rows, List.of());
     }
 
-    /** The metrics of one bench ({@code null}: every result), from the database alone. */
+    /**
+     * The metrics of one bench ({@code null}: every result), from the database alone: aggregated
+     * by PostgreSQL per combo, task and cell ({@link MetricsQuery}), in one consistent snapshot;
+     * the same figures as {@code BenchMetrics.of(summary(bench))} without loading every row.
+     */
     public BenchMetrics metrics(String bench) {
-        return BenchMetrics.of(summary(bench));
+        return db.inTransaction(c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+                s.execute("SET LOCAL work_mem = '64MB'"); // the sorts for the medians in memory, not on disk
+            }
+            return MetricsQuery.metrics(c, bench);
+        }, "aggregate the results" + (bench == null ? "" : " of bench " + bench));
     }
 
     /** How many results are stored for a bench ({@code null}: all). */
