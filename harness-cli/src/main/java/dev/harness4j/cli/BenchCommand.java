@@ -69,6 +69,7 @@ final class BenchCommand implements Runnable {
         DbOptions db = new DbOptions();
 
         int run(PrintWriter out, boolean force) throws InterruptedException {
+            DbReports.refuseForce(force && db.present()); // before anything is built or written
             Path stateDir = state.resolve();
             TaskSuite suite = TaskSuite.load(suite());
             try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir).providers(embedding.providers() != null
@@ -91,7 +92,6 @@ final class BenchCommand implements Runnable {
                     plan.baseline(repo);
                 }
                 if (db.present()) { // plan into the shared PostgreSQL queue; workers run it
-                    DbReports.refuseForce(force);
                     return DbPlanning.enqueue(db, plan.build(), out);
                 }
                 BenchRun r = bench.run(plan.build());

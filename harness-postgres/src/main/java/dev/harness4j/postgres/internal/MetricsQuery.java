@@ -173,8 +173,12 @@ public final class MetricsQuery {
             combo.add(f);
             combo.tasks.add(new int[] {f.runs, f.passed}); // one fine group per combo and task
             tasks.computeIfAbsent(k.get(3), x -> new Sum()).add(f);
-            cells.computeIfAbsent(k.subList(3, 5), x -> new Sum()).add(f);
         });
+        // last, as a cell takes over its first fine group (most cells have one: one provider per harness and model)
+        fine.forEach((k, f) -> cells.merge(k.subList(3, 5), f, (a, b) -> {
+            a.add(b);
+            return a;
+        }));
         List<Map.Entry<List<String>, Sum>> ordered = new ArrayList<>(combos.entrySet());
         ordered.sort(Map.Entry.comparingByValue((a, b) -> a.first.compareTo(b.first))); // as the rows come, by dir
         List<BenchMetrics.ComboMetrics> board = new ArrayList<>();
