@@ -162,7 +162,7 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() {
-            if (db.present() && format.equals("leaderboard")) { // aggregated by the database, no row loaded
+            if (db.present() && format.equals("leaderboard")) { // the figures only, no row per run
                 return DbPlanning.leaderboard(db, bench, spec.commandLine().getOut());
             }
             BenchSummary s = db.present() ? DbPlanning.summary(db, bench) : BenchSummary.read(ResultIndex.of(state.resolve()));

@@ -33,7 +33,7 @@ final class DbPlanning {
         }
     }
 
-    /** The leaderboard and task grid of one bench ({@code null}: all), aggregated by the database. */
+    /** The leaderboard and task grid of one bench ({@code null}: all), from PgResults.metrics. */
     static int leaderboard(DbOptions db, String bench, PrintWriter out) {
         try (PgDatabase database = db.open("harness4j-summary")) {
             database.migrate();

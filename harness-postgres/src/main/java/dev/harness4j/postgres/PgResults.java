@@ -206,18 +206,18 @@ public final class PgResults {
     }
 
     /**
-     * The metrics of one bench ({@code null}: every result), from the database alone: aggregated
-     * by PostgreSQL per combo, task and cell ({@link MetricsQuery}), in one consistent snapshot;
-     * the same figures as {@code BenchMetrics.of(summary(bench))} without loading every row.
+     * The metrics of one bench ({@code null}: every result), from the database alone: summed per
+     * combo and task from the narrow columns the figures need ({@link MetricsQuery}), in one
+     * consistent snapshot; the same figures as {@code BenchMetrics.of(summary(bench))} without
+     * building a {@code ResultRow} per run.
      */
     public BenchMetrics metrics(String bench) {
         return db.inTransaction(c -> {
             try (Statement s = c.createStatement()) {
                 s.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-                s.execute("SET LOCAL work_mem = '64MB'"); // the sorts for the medians in memory, not on disk
             }
             return MetricsQuery.metrics(c, bench);
-        }, "aggregate the results" + (bench == null ? "" : " of bench " + bench));
+        }, "read the figures of the results" + (bench == null ? "" : " of bench " + bench));
     }
 
     /**

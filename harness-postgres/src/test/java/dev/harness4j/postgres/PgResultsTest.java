@@ -84,7 +84,7 @@ class PgResultsTest {
     }
 
     /**
-     * The metrics PostgreSQL aggregates (no row loaded) equal harness-bench's over the rows read from
+     * The metrics from the narrow columns (no ResultRow built) equal harness-bench's over the rows read from
      * the files: trials for pass@k, partly measured tokens and cost ("n/m measured"), several cost
      * sources, rewards, even and odd counts of durations and none, no model, no task, two providers
      * of one harness and model (one cell, two combos), every verify status; the printed leaderboard

@@ -10,7 +10,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,38 +17,25 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * A bench's {@link BenchMetrics} aggregated by PostgreSQL: one query groups the results by
- * combo and task (the finest group every figure is made of) and returns per group counts, sums,
- * its measured durations and why its runs did not pass; the groups are merged per combo, per
- * task and per task × combo cell, and harness-bench's {@link Metrics#of(Metrics.Tally)} turns each
- * into its figures. No result row is loaded into Java.
+ * A bench's {@link BenchMetrics} from the database without building a {@code ResultRow} per run:
+ * one query reads only the columns the figures need (no meta.json, no sort), sums them per combo
+ * and task (the finest group every figure is made of), merges those per combo, per task and per
+ * task × combo cell, and harness-bench's {@link Metrics#of(Metrics.Tally)} turns each into its
+ * figures.
  *
  * <p>The same figures as {@code BenchMetrics.of(rows)} on every row: a pass is what {@code
  * ResultRow.passed()} says (the verification passed, or a run without one completed), a task
  * label is {@code String.valueOf(task)}, a cell's combo label {@code harness / model}, error
- * classes are {@link Metrics#errorClass}. Only the mean reward and pass@k may differ in their last
- * bits (sums of doubles added in another order).
+ * classes are {@link Metrics#errorClass}, combos tied on the leaderboard keep the order of their
+ * first result directory. Only the mean reward and pass@k may differ in their last bits (sums of
+ * doubles added in another order).
+ *
+ * <p>Measured against grouping in SQL ({@code GROUP BY} combo and task, then the same merge):
+ * 2.3 s against 1.4–2.0 s over 100,000 runs of one run per cell on a loaded 2-core machine — the
+ * {@code GROUP BY} costs the server more than sending the narrow lines (docs/SCALING.md).
  */
 public final class MetricsQuery {
     private MetricsQuery() {}
-
-    /** One group per combo and task; the pass rule is {@code ResultRow.passed()}. */
-    private static final String SQL = "SELECT harness, provider, model, task, count(*),"
-            + " count(*) FILTER (WHERE pass), coalesce(sum(reward), 0), count(reward),"
-            + " string_agg(duration_ms::text, ','),"
-            + " coalesce(sum(tokens_in) FILTER (WHERE tok), 0), coalesce(sum(tokens_out) FILTER (WHERE tok), 0),"
-            + " count(*) FILTER (WHERE tok), coalesce(sum(cost_usd), 0), count(cost_usd),"
-            + " min(cost_source) FILTER (WHERE cost_usd IS NOT NULL), max(cost_source) FILTER (WHERE cost_usd IS NOT NULL),"
-            + " string_agg(coalesce(verify_status, '') || E'\\t' || outcome, E'\\n') FILTER (WHERE NOT pass), min(dir)"
-            + " FROM (SELECT harness, provider, model, task,"
-            + " CASE WHEN verify_status IS NOT NULL THEN verify_status = 'passed' ELSE outcome = 'completed' END AS pass,"
-            + " verify_status, outcome, reward, duration_ms, tokens_in IS NOT NULL AND tokens_out IS NOT NULL AS tok,"
-            + " tokens_in, tokens_out, cost_usd, cost_source, dir FROM h4j_result WHERE ?::text IS NULL OR bench = ?) r"
-            + " GROUP BY harness, provider, model, task";
-
-    /** Every cost source per combo and task, read only when a group has more than one. */
-    private static final String SOURCES = "SELECT DISTINCT harness, provider, model, task, cost_source"
-            + " FROM h4j_result WHERE (?::text IS NULL OR bench = ?) AND cost_usd IS NOT NULL AND cost_source IS NOT NULL";
 
     /** The sums of a group being merged. */
     private static final class Sum {
@@ -113,58 +99,7 @@ public final class MetricsQuery {
 
     /** The metrics of one bench's results ({@code null}: every result), read in the caller's transaction. */
     public static BenchMetrics metrics(Connection c, String bench) throws SQLException {
-        Map<List<String>, Sum> fine = new HashMap<>();
-        boolean manySources = false;
-        try (PreparedStatement p = prepare(c, SQL, bench); ResultSet r = p.executeQuery()) {
-            while (r.next()) {
-                Sum f = new Sum();
-                f.runs = r.getInt(5);
-                f.passed = r.getInt(6);
-                f.rewardSum = r.getDouble(7);
-                f.rewards = r.getInt(8);
-                String durations = r.getString(9);
-                if (durations != null) {
-                    String[] parts = durations.split(",");
-                    f.durations = new long[parts.length];
-                    for (String d : parts) {
-                        f.durations[f.measured++] = Long.parseLong(d);
-                    }
-                }
-                f.tokensIn = r.getLong(10);
-                f.tokensOut = r.getLong(11);
-                f.tokensMeasured = r.getInt(12);
-                f.cost = r.getBigDecimal(13);
-                f.costs = r.getInt(14);
-                String low = r.getString(15);
-                String high = r.getString(16);
-                if (low != null) {
-                    f.sources = low.equals(high) ? Set.of(low) : new TreeSet<>(List.of(low, high));
-                    manySources |= !low.equals(high);
-                }
-                String errors = r.getString(17);
-                if (errors != null) {
-                    f.errors = new TreeMap<>();
-                    for (String e : errors.split("\n", -1)) {
-                        int tab = e.indexOf('\t');
-                        String status = e.substring(0, tab);
-                        f.errors.merge(Metrics.errorClass(status.isEmpty() ? null : status, e.substring(tab + 1)), 1,
-                                Integer::sum);
-                    }
-                }
-                f.first = r.getString(18);
-                String harness = r.getString(1);
-                String model = r.getString(3);
-                // the task label and the cell's combo label as harness-bench's rows have them
-                fine.merge(Arrays.asList(harness, r.getString(2), model, String.valueOf(r.getString(4)),
-                        harness + " / " + (model == null ? "(default)" : model)), f, (a, b) -> {
-                            a.add(b); // no task and the task "null": one label, as in harness-bench
-                            return a;
-                        });
-            }
-        }
-        if (manySources) {
-            allSources(c, bench, fine);
-        }
+        Map<List<String>, Sum> fine = fineFromRows(c, bench);
         Map<List<String>, Sum> combos = new HashMap<>();
         Map<String, Sum> tasks = new HashMap<>();
         Map<List<String>, Sum> cells = new HashMap<>();
@@ -194,20 +129,75 @@ public final class MetricsQuery {
         return BenchMetrics.of(board, byTask, byCell);
     }
 
-    /** Every cost source of the groups whose measured costs come from more than one. */
-    private static void allSources(Connection c, String bench, Map<List<String>, Sum> fine) throws SQLException {
-        Map<List<String>, Set<String>> all = new LinkedHashMap<>();
-        try (PreparedStatement p = prepare(c, SOURCES, bench); ResultSet r = p.executeQuery()) {
+    /**
+     * The columns the figures need, one line per run (no meta.json, no directory but for the combo
+     * order, no sort); the pass rule is {@code ResultRow.passed()}.
+     */
+    private static final String ROWS = "SELECT harness, provider, model, task, verify_status, outcome,"
+            + " CASE WHEN verify_status IS NOT NULL THEN verify_status = 'passed' ELSE outcome = 'completed' END,"
+            + " reward, duration_ms, tokens_in, tokens_out, cost_usd, cost_source, dir FROM h4j_result"
+            + " WHERE ?::text IS NULL OR bench = ?";
+
+    /** The sums per combo and task (with its cell's label), read from the narrow lines of every run. */
+    private static Map<List<String>, Sum> fineFromRows(Connection c, String bench) throws SQLException {
+        Map<List<String>, Sum> fine = new HashMap<>();
+        try (PreparedStatement p = prepare(c, ROWS, bench); ResultSet r = p.executeQuery()) {
             while (r.next()) {
-                all.computeIfAbsent(Arrays.asList(r.getString(1), r.getString(2), r.getString(3), String.valueOf(r.getString(4))),
-                        k -> new TreeSet<>()).add(r.getString(5));
+                String harness = r.getString(1);
+                String model = r.getString(3);
+                List<String> key = Arrays.asList(harness, r.getString(2), model, String.valueOf(r.getString(4)),
+                        harness + " / " + (model == null ? "(default)" : model));
+                Sum f = fine.get(key);
+                if (f == null) {
+                    f = new Sum();
+                    f.sources = new TreeSet<>();
+                    fine.put(key, f);
+                }
+                f.runs++;
+                if (r.getBoolean(7)) {
+                    f.passed++;
+                } else {
+                    if (f.errors.isEmpty()) {
+                        f.errors = new TreeMap<>();
+                    }
+                    f.errors.merge(Metrics.errorClass(r.getString(5), r.getString(6)), 1, Integer::sum);
+                }
+                double reward = r.getDouble(8);
+                if (!r.wasNull()) {
+                    f.rewardSum += reward;
+                    f.rewards++;
+                }
+                long d = r.getLong(9);
+                if (!r.wasNull()) {
+                    if (f.measured == f.durations.length) {
+                        f.durations = Arrays.copyOf(f.durations, f.measured * 2);
+                    }
+                    f.durations[f.measured++] = d;
+                }
+                long in = r.getLong(10);
+                boolean hasIn = !r.wasNull();
+                long out = r.getLong(11);
+                if (hasIn && !r.wasNull()) {
+                    f.tokensIn += in;
+                    f.tokensOut += out;
+                    f.tokensMeasured++;
+                }
+                BigDecimal cost = r.getBigDecimal(12);
+                if (cost != null) {
+                    f.cost = f.cost.add(cost);
+                    f.costs++;
+                    String source = r.getString(13);
+                    if (source != null) {
+                        f.sources.add(source);
+                    }
+                }
+                String dir = r.getString(14);
+                if (f.first == null || dir.compareTo(f.first) < 0) {
+                    f.first = dir;
+                }
             }
         }
-        fine.forEach((k, f) -> {
-            if (f.sources.size() > 1) {
-                f.sources = all.get(k.subList(0, 4));
-            }
-        });
+        return fine;
     }
 
     private static PreparedStatement prepare(Connection c, String sql, String bench) throws SQLException {

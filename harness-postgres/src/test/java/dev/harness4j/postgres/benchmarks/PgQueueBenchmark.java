@@ -226,7 +226,7 @@ public final class PgQueueBenchmark {
                     shape, got, combos, got * 30 / perTask, loadAverage());
             System.out.printf(Locale.ROOT, "  every row loaded + BenchMetrics: median %d ms (min %d, max %d; loading the rows"
                     + " %d ms)%n", rowsMs[3], rowsMs[0], rowsMs[6], loadMs[3]);
-            System.out.printf(Locale.ROOT, "  aggregated in SQL (PgResults.metrics): median %d ms (min %d, max %d; target"
+            System.out.printf(Locale.ROOT, "  narrow columns summed per combo and task (PgResults.metrics): median %d ms (min %d, max %d; target"
                     + " <= 1000)%n", aggMs[3], aggMs[0], aggMs[6]);
         }
     }
