@@ -1,6 +1,7 @@
 package dev.harness4j.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
@@ -210,6 +211,28 @@ class PgResultsTest {
         assertThat(unzipped).startsWith("step 0 0\nstep 1 1eef\n").contains("[harness4j: truncated here");
         assertThat(results.artifact(l.runId(), "verify.log")).isEmpty();
         assertThat(results.meta(l.runId()).orElseThrow()).contains("\"harness\": \"h\"");
+    }
+
+    @Test
+    void materializeWritesTheStoredResultsAndRefusesADirectoryOutsideTheRoot() throws Exception {
+        queue.enqueue("b", PgTesting.specs("h", "p", 1), RetryPolicy.DEFAULT);
+        Path dir = resultDir("t", "h__scripted__m", "run-1", PgTesting.meta("h", "m", "t", "completed", 1, 5, 1, 0, null));
+        Files.writeString(dir.resolve("diff.patch"), "+x\n");
+        Files.writeString(dir.resolve("transcript.log"), "said hello\n");
+        runOne(dir, Outcome.COMPLETED, ArtifactCaps.DEFAULT);
+        Path root = state.resolve("elsewhere/results");
+        assertThat(results.materialize("b", root)).isEqualTo(1);
+        Path copy = root.resolve("t/h__scripted__m/run-1");
+        assertThat(Files.readString(copy.resolve("diff.patch"))).isEqualTo("+x\n");
+        assertThat(Files.readString(copy.resolve("transcript.log"))).isEqualTo("said hello\n");
+        assertThat(Files.readString(copy.resolve("meta.json"))).contains("\"harness\": \"h\"");
+
+        PgTesting.update(db, "INSERT INTO h4j_result (run_id, bench, dir, meta, harness, outcome, trial)"
+                + " VALUES ('evil', 'evil', '../../escaped', '{}', 'h', 'completed', 1)");
+        Path other = state.resolve("other/results");
+        assertThatThrownBy(() -> results.materialize("evil", other)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'../../escaped' is not below");
+        assertThat(state.resolve("escaped")).doesNotExist();
     }
 
     @Test
