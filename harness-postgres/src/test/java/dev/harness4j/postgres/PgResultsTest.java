@@ -92,7 +92,7 @@ class PgResultsTest {
      * and task grid are the same text.
      */
     @Test
-    void theMetricsAggregatedByTheDatabaseEqualTheOnesComputedFromTheResultFiles() throws Exception {
+    void theMetricsFromTheDatabaseEqualTheOnesComputedFromTheResultFiles() throws Exception {
         ObjectMapper json = new ObjectMapper();
         java.util.List<Map<String, Object>> metas = new java.util.ArrayList<>();
         String[] verify = {"passed", "failed", null, "not-verified", "verifier-timeout", "passed"};
