@@ -69,19 +69,34 @@ public final class BenchMetrics {
         }
         List<ComboMetrics> board = new ArrayList<>();
         byCombo.forEach((k, v) -> board.add(new ComboMetrics(k.get(0), k.get(1), k.get(2), Metrics.of(v))));
-        board.sort(Comparator.comparingDouble((ComboMetrics c) -> -c.metrics().passRate())
-                .thenComparingDouble(c -> -c.metrics().passRateLow())
-                .thenComparing(c -> c.metrics().costPerPass(), Comparator.nullsLast(Comparator.naturalOrder()))
-                .thenComparing(ComboMetrics::label));
         Map<String, Metrics> tasks = new LinkedHashMap<>();
         byTask.forEach((k, v) -> tasks.put(k, Metrics.of(v)));
         Map<String, Map<String, Metrics>> cells = new LinkedHashMap<>();
         byCell.forEach((t, m) -> {
             Map<String, Metrics> row = new LinkedHashMap<>();
             m.forEach((label, v) -> row.put(label, Metrics.of(v)));
-            cells.put(t, Collections.unmodifiableMap(row));
+            cells.put(t, row);
         });
-        return new BenchMetrics(board, tasks, cells);
+        return of(board, tasks, cells);
+    }
+
+    /**
+     * The metrics of figures computed elsewhere (a database's aggregates, see {@link Metrics#of(Metrics.Tally)}).
+     *
+     * @param combos every combo, in the order of their first result (the order ties keep)
+     * @param tasks the figures per task label ({@code String.valueOf(task)})
+     * @param cells the figures per task label, then per combo label ({@code harness / model})
+     */
+    public static BenchMetrics of(List<ComboMetrics> combos, Map<String, Metrics> tasks,
+            Map<String, Map<String, Metrics>> cells) {
+        List<ComboMetrics> board = new ArrayList<>(combos);
+        board.sort(Comparator.comparingDouble((ComboMetrics c) -> -c.metrics().passRate())
+                .thenComparingDouble(c -> -c.metrics().passRateLow())
+                .thenComparing(c -> c.metrics().costPerPass(), Comparator.nullsLast(Comparator.naturalOrder()))
+                .thenComparing(ComboMetrics::label));
+        Map<String, Map<String, Metrics>> sortedCells = new LinkedHashMap<>();
+        new TreeMap<>(cells).forEach((t, row) -> sortedCells.put(t, Collections.unmodifiableMap(new TreeMap<>(row))));
+        return new BenchMetrics(board, new TreeMap<>(tasks), sortedCells);
     }
 
     /** Every combo, best first: by pass rate, then the interval's lower bound, then cost per pass. */

@@ -88,9 +88,7 @@ public record Metrics(
                 passed++;
                 tc[1]++;
             } else {
-                String why = r.verifyStatus() != null && !r.verifyStatus().equals(VerifyStatus.NOT_VERIFIED.wireName())
-                        ? r.verifyStatus() : r.outcome();
-                errors.merge(why, 1, Integer::sum);
+                errors.merge(errorClass(r.verifyStatus(), r.outcome()), 1, Integer::sum);
             }
             if (r.reward() != null) {
                 rewardSum += r.reward();
@@ -112,15 +110,71 @@ public record Metrics(
                 }
             }
         }
-        double[] wilson = wilson(passed, n);
         Collections.sort(durations);
-        Long median = durations.isEmpty() ? null : durations.size() % 2 == 1 ? durations.get(durations.size() / 2)
-                : (durations.get(durations.size() / 2 - 1) + durations.get(durations.size() / 2)) / 2;
-        BigDecimal costPerPass = costs == n && passed > 0 ? cost.divide(BigDecimal.valueOf(passed), 6, RoundingMode.HALF_UP)
-                : null;
-        return new Metrics(n, passed, n == 0 ? 0 : (double) passed / n, wilson[0], wilson[1], passAtK(byTask.values()),
-                rewards == 0 ? null : rewardSum / rewards, rewards, median, tokens == 0 ? null : in,
-                tokens == 0 ? null : out, tokens, costs == 0 ? null : cost, costs, sources, costPerPass, errors);
+        Long median = durations.isEmpty() ? null
+                : median(durations.get((durations.size() - 1) / 2), durations.get(durations.size() / 2));
+        return of(new Tally(n, passed, new ArrayList<>(byTask.values()), rewardSum, rewards, median, in, out, tokens, cost,
+                costs, sources, errors));
+    }
+
+    /**
+     * What {@link Metrics} are computed from: counts and sums over a group of runs, as a database
+     * can aggregate them without handing over every run.
+     *
+     * @param runs how many runs
+     * @param passed how many passed
+     * @param tasks per task of the group, {@code {trials, passed}} (for pass@k)
+     * @param rewardSum the sum of the rewards written
+     * @param rewards how many runs have a reward
+     * @param medianDurationMs the median wall time ({@link #median}), or {@code null} when none was measured
+     * @param tokensIn the sum of input tokens of the runs that measured both input and output
+     * @param tokensOut the sum of output tokens of the same runs
+     * @param tokensMeasured how many runs measured both
+     * @param costUsd the sum of measured costs
+     * @param costMeasured how many runs measured their cost
+     * @param costSources the sources of the measured costs
+     * @param errorClasses why runs did not pass ({@link #errorClass}), with counts
+     */
+    public record Tally(int runs, int passed, List<int[]> tasks, double rewardSum, int rewards, Long medianDurationMs,
+            long tokensIn, long tokensOut, int tokensMeasured, BigDecimal costUsd, int costMeasured,
+            Set<String> costSources, Map<String, Integer> errorClasses) {
+        public Tally {
+            tasks = List.copyOf(tasks);
+            Objects.requireNonNull(costUsd, "costUsd");
+            costSources = Set.copyOf(costSources);
+            errorClasses = Map.copyOf(errorClasses);
+        }
+    }
+
+    /** The figures of a group of runs from its {@link Tally}: the same as {@link #of(List)} on its rows. */
+    public static Metrics of(Tally t) {
+        int n = t.runs();
+        int passed = t.passed();
+        double[] wilson = wilson(passed, n);
+        BigDecimal costPerPass = t.costMeasured() == n && passed > 0
+                ? t.costUsd().divide(BigDecimal.valueOf(passed), 6, RoundingMode.HALF_UP) : null;
+        int tokens = t.tokensMeasured();
+        return new Metrics(n, passed, n == 0 ? 0 : (double) passed / n, wilson[0], wilson[1], passAtK(t.tasks()),
+                t.rewards() == 0 ? null : t.rewardSum() / t.rewards(), t.rewards(), t.medianDurationMs(),
+                tokens == 0 ? null : t.tokensIn(), tokens == 0 ? null : t.tokensOut(), tokens,
+                t.costMeasured() == 0 ? null : t.costUsd(), t.costMeasured(), t.costSources(), costPerPass,
+                t.errorClasses());
+    }
+
+    /**
+     * The median of sorted values from its two middle values (the same one for an odd count):
+     * their mean, rounded toward zero.
+     */
+    public static long median(long lowerMiddle, long upperMiddle) {
+        return (lowerMiddle + upperMiddle) / 2;
+    }
+
+    /**
+     * Why a run that did not pass failed: its verification's status, or its outcome when it was not
+     * verified.
+     */
+    public static String errorClass(String verifyStatus, String outcome) {
+        return verifyStatus != null && !verifyStatus.equals(VerifyStatus.NOT_VERIFIED.wireName()) ? verifyStatus : outcome;
     }
 
     /** The 95% Wilson score interval of {@code passed} successes in {@code n} trials; [0, 1] for none. */

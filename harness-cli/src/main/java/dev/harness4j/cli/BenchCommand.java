@@ -69,6 +69,7 @@ final class BenchCommand implements Runnable {
         DbOptions db = new DbOptions();
 
         int run(PrintWriter out, boolean force) throws InterruptedException {
+            DbReports.refuseForce(force && db.present()); // before anything is built or written
             Path stateDir = state.resolve();
             TaskSuite suite = TaskSuite.load(suite());
             try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir).providers(embedding.providers() != null
@@ -161,6 +162,9 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() {
+            if (db.present() && format.equals("leaderboard")) { // the figures only, no row per run
+                return DbPlanning.leaderboard(db, bench, spec.commandLine().getOut());
+            }
             BenchSummary s = db.present() ? DbPlanning.summary(db, bench) : BenchSummary.read(ResultIndex.of(state.resolve()));
             if (bench != null && !db.present()) {
                 s = s.forBench(bench);
@@ -195,9 +199,14 @@ final class BenchCommand implements Runnable {
         String baseline;
         @Option(names = "--baseline-state-dir", description = "where the baseline's results are (default: --state-dir)")
         Path baselineState;
+        @Mixin
+        DbOptions db = new DbOptions();
 
         @Override
         public Integer call() {
+            if (db.present()) {
+                return DbReports.compare(db, bench, baseline, spec.commandLine().getOut());
+            }
             BenchSummary now = BenchSummary.read(ResultIndex.of(state.resolve())).forBench(bench);
             BenchSummary before = BenchSummary.read(ResultIndex.of(baselineState != null ? baselineState : state.resolve()))
                     .forBench(baseline);
@@ -223,10 +232,16 @@ final class BenchCommand implements Runnable {
         String baseline;
         @Option(names = "--out", description = "the report directory (default: <state-dir>/reports/<bench>)")
         Path out;
+        @Mixin
+        DbOptions db = new DbOptions();
 
         @Override
         public Integer call() throws Exception {
             Path stateDir = state.resolve();
+            if (db.present()) {
+                return DbReports.report(db, bench, baseline, out != null ? out : stateDir.resolve(Bench.REPORT_DIR)
+                        .resolve(bench != null ? bench : "all"), spec.commandLine().getOut());
+            }
             ResultIndex index = ResultIndex.of(stateDir);
             BenchSummary all = BenchSummary.read(index);
             BenchSummary s = bench != null ? all.forBench(bench) : all;

@@ -1,7 +1,9 @@
 package dev.harness4j.cli;
 
+import dev.harness4j.bench.BenchMetrics;
 import dev.harness4j.bench.BenchPlan;
 import dev.harness4j.bench.BenchSummary;
+import dev.harness4j.bench.SummaryFormat;
 import dev.harness4j.core.queue.RetryPolicy;
 import dev.harness4j.postgres.PgBench;
 import dev.harness4j.postgres.PgDatabase;
@@ -27,6 +29,18 @@ final class DbPlanning {
                     + " were queued before); queue now: " + n.queued() + " queued, " + n.running() + " running, "
                     + n.done() + " done, " + n.failed() + " failed. Start workers with: harness4j worker --db "
                     + database.url());
+            return Harness4j.OK;
+        }
+    }
+
+    /** The leaderboard and task grid of one bench ({@code null}: all), from PgResults.metrics. */
+    static int leaderboard(DbOptions db, String bench, PrintWriter out) {
+        try (PgDatabase database = db.open("harness4j-summary")) {
+            database.migrate();
+            BenchMetrics m = new PgResults(database).metrics(bench);
+            out.print(SummaryFormat.leaderboard(m));
+            out.println();
+            out.print(SummaryFormat.taskGrid(m));
             return Harness4j.OK;
         }
     }

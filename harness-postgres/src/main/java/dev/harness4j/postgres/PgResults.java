@@ -7,6 +7,7 @@ import dev.harness4j.bench.ResultRow;
 import dev.harness4j.postgres.internal.Artifacts;
 import dev.harness4j.postgres.internal.Jsons;
 import dev.harness4j.postgres.internal.MetaColumns;
+import dev.harness4j.postgres.internal.MetricsQuery;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -203,9 +205,70 @@ public final class PgResults {
         return new BenchSummary(rows, List.of());
     }
 
-    /** The metrics of one bench ({@code null}: every result), from the database alone. */
+    /**
+     * The metrics of one bench ({@code null}: every result), from the database alone: summed per
+     * combo and task from the narrow columns the figures need ({@link MetricsQuery}), in one
+     * consistent snapshot; the same figures as {@code BenchMetrics.of(summary(bench))} without
+     * building a {@code ResultRow} per run.
+     */
     public BenchMetrics metrics(String bench) {
-        return BenchMetrics.of(summary(bench));
+        return db.inTransaction(c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+            }
+            return MetricsQuery.metrics(c, bench);
+        }, "read the figures of the results" + (bench == null ? "" : " of bench " + bench));
+    }
+
+    /**
+     * Writes one bench's results ({@code null}: every result) as result directories under {@code
+     * resultsRoot} — {@code meta.json} and the stored artifacts ({@code transcript.log} unzipped;
+     * truncated ones as stored, with their marker) — so harness-bench's {@code BenchReport} can
+     * render them on a machine that ran none of them.
+     *
+     * @return how many result directories were written
+     * @throws IllegalArgumentException when a stored directory would land outside {@code resultsRoot}
+     * @throws UncheckedIOException when a file cannot be written
+     */
+    public int materialize(String bench, Path resultsRoot) {
+        Path root = resultsRoot.toAbsolutePath().normalize();
+        return db.withConnection(c -> {
+            int n = 0;
+            try (PreparedStatement p = c.prepareStatement("SELECT r.dir, r.meta::text, a.name, a.content FROM h4j_result r"
+                    + " LEFT JOIN h4j_artifact a ON a.run_id = r.run_id WHERE ?::text IS NULL OR r.bench = ?"
+                    + " ORDER BY r.dir")) {
+                p.setString(1, bench);
+                p.setString(2, bench);
+                try (ResultSet r = p.executeQuery()) {
+                    Path last = null;
+                    while (r.next()) {
+                        Path dir = root.resolve(r.getString(1)).normalize();
+                        if (!dir.startsWith(root) || dir.equals(root)) {
+                            throw new IllegalArgumentException("a stored result directory '" + r.getString(1)
+                                    + "' is not below " + root + "; refusing to write it");
+                        }
+                        try {
+                            if (!dir.equals(last)) {
+                                Files.createDirectories(dir);
+                                Files.writeString(dir.resolve("meta.json"), r.getString(2), StandardCharsets.UTF_8);
+                                last = dir;
+                                n++;
+                            }
+                            String name = r.getString(3);
+                            if (name != null) {
+                                byte[] content = r.getBytes(4);
+                                boolean gz = name.equals(ArtifactCaps.TRANSCRIPT_GZ);
+                                Files.write(dir.resolve(gz ? "transcript.log" : Path.of(name).getFileName().toString()),
+                                        gz ? Artifacts.gunzip(content) : content);
+                            }
+                        } catch (IOException e) {
+                            throw new UncheckedIOException("cannot write " + dir + ": " + e.getMessage(), e);
+                        }
+                    }
+                }
+            }
+            return n;
+        }, "read the results" + (bench == null ? "" : " of bench " + bench));
     }
 
     /** How many results are stored for a bench ({@code null}: all). */

@@ -1,6 +1,7 @@
 package dev.harness4j.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
@@ -8,7 +9,13 @@ import dev.harness4j.bench.BenchMetrics;
 import dev.harness4j.bench.BenchSummary;
 import dev.harness4j.bench.SummaryFormat;
 import dev.harness4j.core.queue.RetryPolicy;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
+import java.math.BigDecimal;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.assertj.core.api.recursive.comparison.RecursiveComparisonConfiguration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,6 +84,93 @@ class PgResultsTest {
         assertThat(results.count(null)).isEqualTo(runs.length);
     }
 
+    /**
+     * The metrics from the narrow columns (no ResultRow built) equal harness-bench's over the rows read from
+     * the files: trials for pass@k, partly measured tokens and cost ("n/m measured"), several cost
+     * sources, rewards, even and odd counts of durations and none, no model, no task, two providers
+     * of one harness and model (one cell, two combos), every verify status; the printed leaderboard
+     * and task grid are the same text.
+     */
+    @Test
+    void theMetricsFromTheDatabaseEqualTheOnesComputedFromTheResultFiles() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        java.util.List<Map<String, Object>> metas = new java.util.ArrayList<>();
+        String[] verify = {"passed", "failed", null, "not-verified", "verifier-timeout", "passed"};
+        String[] outcomes = {"completed", "completed", "error", "timeout", "completed", "no-op"};
+        int i = 0;
+        for (String harness : new String[] {"claude-code", "aider"}) {
+            for (String provider : new String[] {"pa", "pb"}) {
+                for (String model : new String[] {"m1", null}) {
+                    for (String task : new String[] {"b1/t1", "b1/t2", null}) {
+                        int trials = harness.equals("aider") && task != null ? 2 : 3;
+                        for (int trial = 1; trial <= trials; trial++, i++) {
+                            Map<String, Object> m = new LinkedHashMap<>();
+                            m.put("schema_version", 1);
+                            m.put("harness", harness);
+                            m.put("provider", provider);
+                            if (model != null) {
+                                m.put("model", model);
+                            }
+                            if (task != null) {
+                                m.put("task", task);
+                            }
+                            m.put("trial", trial);
+                            m.put("outcome", outcomes[i % outcomes.length]);
+                            if (i % 5 != 0) {
+                                m.put("duration_ms", 1000L + (i * 7919L) % 5000);
+                            }
+                            if (i % 4 != 1) {
+                                m.put("tokens", Map.of("input", 100 + i, "output", 10 + i, "source", "adapter"));
+                            }
+                            if (i % 3 != 2) {
+                                m.put("cost", Map.of("usd", new BigDecimal(i % 2 == 0 ? "0.020000" : "0.01"),
+                                        "source", i % 7 == 0 ? "meter" : "cli-estimate"));
+                            }
+                            String v = verify[(i / 2) % verify.length];
+                            if (v != null) {
+                                Map<String, Object> vm = new LinkedHashMap<>();
+                                vm.put("status", v);
+                                if (i % 2 == 0) {
+                                    vm.put("reward", i % 4 == 0 ? 0.5 : 0.25);
+                                }
+                                m.put("verify", vm);
+                            }
+                            metas.add(m);
+                        }
+                    }
+                }
+            }
+        }
+        queue.enqueue("b1", PgTesting.specs("h", "p", metas.size()), RetryPolicy.DEFAULT);
+        for (int r = 0; r < metas.size(); r++) {
+            Map<String, Object> m = metas.get(r);
+            Path dir = resultDir(String.valueOf(m.getOrDefault("task", "none")), m.get("harness") + "__"
+                    + m.get("provider") + "__" + m.getOrDefault("model", "default"), "run-" + r,
+                    json.writeValueAsString(m));
+            runOne(dir, Outcome.COMPLETED, ArtifactCaps.DEFAULT);
+        }
+        BenchSummary fromFiles = BenchSummary.read(state);
+        assertThat(fromFiles.problems()).isEmpty();
+        assertThat(fromFiles.rows()).hasSize(metas.size());
+        BenchMetrics expected = BenchMetrics.of(fromFiles);
+        BenchMetrics aggregated = results.metrics("b1");
+
+        // pass@k averages and mean rewards are sums of doubles added in another order: equal up to rounding
+        Comparator<Double> close = (a, b) -> Math.abs(a - b) < 1e-12 ? 0 : Double.compare(a, b);
+        assertThat(aggregated.leaderboard()).usingRecursiveFieldByFieldElementComparator(
+                RecursiveComparisonConfiguration.builder().withComparatorForType(close, Double.class).build())
+                .containsExactlyElementsOf(expected.leaderboard());
+        assertThat(aggregated.tasks()).usingRecursiveComparison().withComparatorForType(close, Double.class)
+                .isEqualTo(expected.tasks());
+        assertThat(aggregated.cells()).usingRecursiveComparison().withComparatorForType(close, Double.class)
+                .isEqualTo(expected.cells());
+        assertThat(aggregated.tasks().keySet()).containsExactlyElementsOf(expected.tasks().keySet()).contains("null");
+        assertThat(SummaryFormat.leaderboard(aggregated)).isEqualTo(SummaryFormat.leaderboard(expected))
+                .contains("measured)").contains("pass@3").contains("cli-estimate,meter");
+        assertThat(SummaryFormat.taskGrid(aggregated)).isEqualTo(SummaryFormat.taskGrid(expected));
+        assertThat(results.metrics("another-bench").leaderboard()).isEmpty();
+    }
+
     @Test
     void anArtifactOverItsCapIsStoredTruncatedWithAMarkerAndTheFullFileKeptOnTheWorker() throws Exception {
         queue.enqueue("b", PgTesting.specs("h", "p", 1), RetryPolicy.DEFAULT);
@@ -117,6 +211,28 @@ class PgResultsTest {
         assertThat(unzipped).startsWith("step 0 0\nstep 1 1eef\n").contains("[harness4j: truncated here");
         assertThat(results.artifact(l.runId(), "verify.log")).isEmpty();
         assertThat(results.meta(l.runId()).orElseThrow()).contains("\"harness\": \"h\"");
+    }
+
+    @Test
+    void materializeWritesTheStoredResultsAndRefusesADirectoryOutsideTheRoot() throws Exception {
+        queue.enqueue("b", PgTesting.specs("h", "p", 1), RetryPolicy.DEFAULT);
+        Path dir = resultDir("t", "h__scripted__m", "run-1", PgTesting.meta("h", "m", "t", "completed", 1, 5, 1, 0, null));
+        Files.writeString(dir.resolve("diff.patch"), "+x\n");
+        Files.writeString(dir.resolve("transcript.log"), "said hello\n");
+        runOne(dir, Outcome.COMPLETED, ArtifactCaps.DEFAULT);
+        Path root = state.resolve("elsewhere/results");
+        assertThat(results.materialize("b", root)).isEqualTo(1);
+        Path copy = root.resolve("t/h__scripted__m/run-1");
+        assertThat(Files.readString(copy.resolve("diff.patch"))).isEqualTo("+x\n");
+        assertThat(Files.readString(copy.resolve("transcript.log"))).isEqualTo("said hello\n");
+        assertThat(Files.readString(copy.resolve("meta.json"))).contains("\"harness\": \"h\"");
+
+        PgTesting.update(db, "INSERT INTO h4j_result (run_id, bench, dir, meta, harness, outcome, trial)"
+                + " VALUES ('evil', 'evil', '../../escaped', '{}', 'h', 'completed', 1)");
+        Path other = state.resolve("other/results");
+        assertThatThrownBy(() -> results.materialize("evil", other)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'../../escaped' is not below");
+        assertThat(state.resolve("escaped")).doesNotExist();
     }
 
     @Test

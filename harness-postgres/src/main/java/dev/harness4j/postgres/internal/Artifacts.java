@@ -1,10 +1,12 @@
 package dev.harness4j.postgres.internal;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 /** Capping artifacts: truncation with a marker, and gzip of the transcript under a compressed cap. */
@@ -26,6 +28,13 @@ public final class Artifacts {
         byte[] out = Arrays.copyOf(bytes, keep + mark.length);
         System.arraycopy(mark, 0, out, keep, mark.length);
         return out;
+    }
+
+    /** The bytes of a gzip stream (a stored transcript). */
+    public static byte[] gunzip(byte[] gz) throws IOException {
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gz))) {
+            return in.readAllBytes();
+        }
     }
 
     public static byte[] gzip(byte[] bytes) {

@@ -5,6 +5,7 @@ import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.bench.BenchMetrics;
 import dev.harness4j.bench.BenchSummary;
+import dev.harness4j.bench.SummaryFormat;
 import dev.harness4j.core.queue.QueueEntry;
 import dev.harness4j.core.queue.RetryPolicy;
 import dev.harness4j.core.queue.RunQueue;
@@ -167,19 +168,26 @@ public final class PgQueueBenchmark {
     }
 
     private static void summary(PgServer pg, int rows, int fileRows) throws Exception {
+        // one trial per task x combo (every run its own cell: the worst case for aggregating), then five
+        summaryOf(pg, rows, 30, "1 trial per cell");
+        summaryOf(pg, rows, 150, "5 trials per cell");
+        fileSummary(fileRows);
+    }
+
+    private static void summaryOf(PgServer pg, int rows, int perTask, String shape) throws Exception {
         String url = pg.newDatabase();
         try (PgDatabase db = pg.database(url)) {
             db.migrate();
             long t0 = System.nanoTime();
             try (var c = db.connect(); Statement s = c.createStatement()) {
-                // rows generated in the server: a bench of 3 harnesses x 10 models x rows/30 tasks
+                // rows generated in the server: a bench of 3 harnesses x 10 models x rows/perTask tasks
                 s.execute("INSERT INTO h4j_result (run_id, entry_id, bench, worker, dir, meta, harness, provider, model,"
                         + " task, outcome, reason, trial, duration_ms, files_changed, insertions, deletions, tokens_in,"
                         + " tokens_out, token_source, cost_usd, cost_source, served_verdict, verify_status, reward)"
-                        + " SELECT 'r-' || i, 'q-' || i, 'big', 'w' || (i % 16), 'big-t' || (i / 30) || '/h' || (i % 3)"
+                        + " SELECT 'r-' || i, 'q-' || i, 'big', 'w' || (i % 16), 'big-t' || (i / " + perTask + ") || '/h' || (i % 3)"
                         + " || '__scripted__m' || (i % 10) || '/r-' || i, jsonb_build_object('schema_version', 1,"
                         + " 'harness', 'h' || (i % 3), 'outcome', CASE WHEN i % 7 = 0 THEN 'error' ELSE 'completed' END),"
-                        + " 'h' || (i % 3), 'scripted', 'm' || (i % 10), 'big/t' || (i / 30), CASE WHEN i % 7 = 0"
+                        + " 'h' || (i % 3), 'scripted', 'm' || (i % 10), 'big/t' || (i / " + perTask + "), CASE WHEN i % 7 = 0"
                         + " THEN 'error' ELSE 'completed' END, NULL, 1 + (i % 3), 1000 + i % 5000, 1, 10, 2, 1000 + i % 900,"
                         + " 200, 'meter', (i % 100) / 1000.0, 'meter', 'match', CASE WHEN i % 4 = 0 THEN 'failed'"
                         + " ELSE 'passed' END, CASE WHEN i % 4 = 0 THEN 0.0 ELSE 1.0 END"
@@ -189,22 +197,41 @@ public final class PgQueueBenchmark {
             System.out.printf(Locale.ROOT, "%nsummary: %d result rows inserted in %.1f s%n", rows,
                     (System.nanoTime() - t0) / 1e9);
             PgResults results = new PgResults(db);
-            long[] pgMs = new long[5];
-            long[] loadMs = new long[5];
+            // interleaved, so both paths see the same load of this shared machine
+            long[] rowsMs = new long[7];
+            long[] loadMs = new long[7];
+            long[] aggMs = new long[7];
             int got = 0;
-            for (int i = 0; i < pgMs.length; i++) {
+            int combos = 0;
+            for (int i = 0; i < rowsMs.length; i++) {
                 long t = System.nanoTime();
                 BenchSummary s = results.summary(null);
                 loadMs[i] = (System.nanoTime() - t) / 1_000_000;
-                BenchMetrics.of(s);
-                pgMs[i] = (System.nanoTime() - t) / 1_000_000;
+                BenchMetrics m = BenchMetrics.of(s);
+                SummaryFormat.leaderboard(m);
+                SummaryFormat.taskGrid(m);
+                rowsMs[i] = (System.nanoTime() - t) / 1_000_000;
                 got = s.rows().size();
+                t = System.nanoTime();
+                BenchMetrics a = results.metrics(null); // what bench summary --db prints, from the aggregates alone
+                SummaryFormat.leaderboard(a);
+                SummaryFormat.taskGrid(a);
+                aggMs[i] = (System.nanoTime() - t) / 1_000_000;
+                combos = a.leaderboard().size();
             }
-            Arrays.sort(pgMs);
+            Arrays.sort(rowsMs);
             Arrays.sort(loadMs);
-            System.out.printf(Locale.ROOT, "pg summary + metrics over %d rows: median %d ms (min %d, max %d; target <= 1000);"
-                    + " of which loading the rows: median %d ms%n", got, pgMs[2], pgMs[0], pgMs[4], loadMs[2]);
+            Arrays.sort(aggMs);
+            System.out.printf(Locale.ROOT, "%s, %d rows, %d combos, %d cells; leaderboard + task grid; load average %s%n",
+                    shape, got, combos, got * 30 / perTask, loadAverage());
+            System.out.printf(Locale.ROOT, "  every row loaded + BenchMetrics: median %d ms (min %d, max %d; loading the rows"
+                    + " %d ms)%n", rowsMs[3], rowsMs[0], rowsMs[6], loadMs[3]);
+            System.out.printf(Locale.ROOT, "  narrow columns summed per combo and task (PgResults.metrics): median %d ms (min %d, max %d; target"
+                    + " <= 1000)%n", aggMs[3], aggMs[0], aggMs[6]);
         }
+    }
+
+    private static void fileSummary(int fileRows) throws Exception {
         if (fileRows == 0) {
             return; // the file side skipped: writing 100,000 meta.json files takes minutes
         }
@@ -238,6 +265,14 @@ public final class PgQueueBenchmark {
                     + " of which reading the files: median %d ms%n", got, fileMs[1], fileMs[0], fileMs[2], loadMs[1]);
         } finally {
             deleteTree(state);
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (Exception e) {
+            return "unknown";
         }
     }
 
