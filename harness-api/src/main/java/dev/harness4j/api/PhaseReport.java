@@ -63,6 +63,7 @@ public record PhaseReport(
      * @param nextPhaseNotes notes for the next phase, or {@code null}
      * @param blockers what stood in the way
      * @param source where this report came from
+     * @param summarizer the summarizer's call, or {@code null}
      */
     public PhaseReport {
         blockers = List.copyOf(Objects.requireNonNull(blockers, "blockers"));
