@@ -90,14 +90,18 @@ public final class Outcomes {
 
     /**
      * Whether the text reports a rate limit ({@code 429}, "too many requests", "rate limit",
-     * "resource exhausted", per-minute limits).
+     * "resource exhausted", per-minute limits) or a quota that ran out ("insufficient_quota",
+     * "exceeded your current quota", "quota exceeded", "usage limit"): both end {@link
+     * Outcome#RATE_LIMITED}, the quota's reset (when the text names one, see {@link #resetAt})
+     * as the retry time.
      *
      * @param text the text, or {@code null}
      * @return whether the text reports a rate limit
      */
     public static boolean mentionsRateLimit(String text) {
         return containsAny(text, "rate limit", "rate_limit", "ratelimit", "too many requests", "resource_exhausted",
-                "resource exhausted", "requests per minute", "tokens per minute", "throttl", "usage limit");
+                "resource exhausted", "requests per minute", "tokens per minute", "throttl", "usage limit", "insufficient_quota",
+                "exceeded your current quota", "quota exceeded", "quota_exceeded", "exceeded quota", "out of quota");
     }
 
     /**
@@ -174,19 +178,55 @@ public final class Outcomes {
     }
 
     /**
-     * When a rate limit named in the text resets: {@link Execution#finishedAt()} plus
-     * {@link #retryAfter(String)}. Pure: the clock is not read.
+     * The instant a rate limit or quota named in the text resets, when the text gives it as an
+     * instant: an ISO-8601 timestamp with an offset after "reset" ({@code "resets at
+     * 2026-11-29T15:00:00Z"}, {@code "reset_at": "2026-11-29T15:00:00+01:00"}), or epoch seconds
+     * after "reset" or a bar ({@code usage limit reached|1767225600}, {@code "resets_at": 1767225600}).
+     * A wait relative to now is {@link #retryAfter}'s.
+     *
+     * @param text the text, or {@code null}
+     * @return the instant, or empty when the text names none
+     */
+    public static Optional<Instant> resetAt(String text) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        Matcher iso = RESET_ISO.matcher(text);
+        if (iso.find()) {
+            try {
+                return Optional.of(java.time.OffsetDateTime.parse(iso.group(1).replace(' ', 'T')
+                        .replaceFirst("([+-]\\d{2})(\\d{2})$", "$1:$2")).toInstant());
+            } catch (java.time.format.DateTimeParseException e) {
+                // not a timestamp after all: try the epoch form
+            }
+        }
+        Matcher epoch = RESET_EPOCH.matcher(text);
+        return epoch.find() ? Optional.of(Instant.ofEpochSecond(Long.parseLong(epoch.group(1)))) : Optional.empty();
+    }
+
+    /**
+     * When a rate limit or quota named in the text resets: {@link Execution#finishedAt()} plus
+     * {@link #retryAfter(String)}, else the instant {@link #resetAt(String)} names. Pure: the
+     * clock is not read.
      *
      * @param execution the execution whose output holds the text
      * @param text the text, or {@code null}
-     * @return the instant, or empty when the text names no wait or the end instant is unknown
+     * @return the instant, or empty when the text names no wait (or names a relative wait and the
+     *     end instant is unknown)
      */
     public static Optional<Instant> retryAt(Execution execution, String text) {
-        if (execution.finishedAt() == null) {
-            return Optional.empty();
+        Optional<Duration> wait = retryAfter(text);
+        if (wait.isPresent()) {
+            return execution.finishedAt() == null ? Optional.empty() : Optional.of(execution.finishedAt().plus(wait.get()));
         }
-        return retryAfter(text).map(execution.finishedAt()::plus);
+        return resetAt(text);
     }
+
+    private static final Pattern RESET_ISO = Pattern.compile("reset[a-z_-]*\\W{0,4}(?:at\\W{0,3})?"
+            + "(\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2}))",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern RESET_EPOCH = Pattern.compile("(?:reset[a-z_-]*\\W{0,4}(?:at\\W{0,3})?|\\|)\\s*(\\d{10})(?!\\d)",
+            Pattern.CASE_INSENSITIVE);
 
     private static final String NUMBER_UNIT = "\\d+(?:\\.\\d+)?\\s*(?:ms|milliseconds?|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)?";
     private static final Pattern RETRY = Pattern.compile(

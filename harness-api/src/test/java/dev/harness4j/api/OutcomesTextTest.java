@@ -29,6 +29,24 @@ class OutcomesTextTest {
     }
 
     @Test
+    void anOutOfQuotaTextIsRateLimitedWithTheResetItNames() {
+        assertThat(Outcomes.fromText("429 {\"error\":{\"message\":\"You exceeded your current quota, please check your"
+                + " plan and billing details.\",\"type\":\"insufficient_quota\"}}")).contains(Outcome.RATE_LIMITED);
+        assertThat(Outcomes.fromText("Quota exceeded for quota metric 'Generate Content API requests per day'"))
+                .contains(Outcome.RATE_LIMITED);
+        assertThat(Outcomes.fromText("Claude AI usage limit reached|1764604800")).contains(Outcome.RATE_LIMITED);
+        assertThat(Outcomes.fromText("the quota of this disk is fine")).isEmpty();
+
+        assertThat(Outcomes.resetAt("Claude AI usage limit reached|1764604800")).contains(Instant.ofEpochSecond(1764604800));
+        assertThat(Outcomes.resetAt("{\"error\":\"quota exceeded\",\"resets_at\": 1764604800}"))
+                .contains(Instant.ofEpochSecond(1764604800));
+        assertThat(Outcomes.resetAt("Your quota resets at 2026-12-01T15:00:00Z")).contains(Instant.parse("2026-12-01T15:00:00Z"));
+        assertThat(Outcomes.resetAt("{\"reset_at\": \"2026-12-01T16:00:00+01:00\"}")).contains(Instant.parse("2026-12-01T15:00:00Z"));
+        assertThat(Outcomes.resetAt("created 2026-12-01T15:00:00Z, id 1764604800")).isEmpty(); // no reset word, no bar
+        assertThat(Outcomes.resetAt(null)).isEmpty();
+    }
+
+    @Test
     void fromTextClassifiesTheCommonWordings() {
         assertThat(Outcomes.fromText("anthropic: 401 {\"type\":\"authentication_error\",\"message\":\"invalid x-api-key\"}"))
                 .contains(Outcome.AUTH);
@@ -58,6 +76,10 @@ class OutcomesTextTest {
                 ex.stderr(), ex.changes(), Duration.ofSeconds(3));
         assertThat(Outcomes.retryAt(undated, "try again in 20s")).isEmpty();
         assertThat(undated.startedAt()).isNull();
+        // an out-of-quota reset instant needs no end instant
+        assertThat(Outcomes.retryAt(undated, "usage limit reached|1764604800")).contains(Instant.ofEpochSecond(1764604800));
+        assertThat(Outcomes.retryAt(dated, "quota exceeded; resets at 2026-01-01T05:00:00Z"))
+                .contains(Instant.parse("2026-01-01T05:00:00Z"));
     }
 
     @Test

@@ -48,9 +48,10 @@ final class JobCommand implements Runnable {
         public Integer call() {
             Path stateDir = state.resolve();
             PrintWriter out = out();
-            try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir)
-                    .providers(Providers.fromStateDir(stateDir)).build();
-                    JobRunner jobs = JobRunner.builder(runner).listener(e -> print(out, e)).build()) {
+            Providers providers = Providers.fromStateDir(stateDir);
+            try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir).providers(providers).build();
+                    JobRunner jobs = JobRunner.builder(runner).listener(e -> print(out, e)).healthChecks(providers)
+                            .build()) {
                 return call(jobs, out);
             }
         }

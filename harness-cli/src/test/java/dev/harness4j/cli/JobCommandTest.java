@@ -46,7 +46,8 @@ class JobCommandTest {
 
     @Test
     void runStatusAndAFinishedJobThatCannotBeResumed() throws Exception {
-        Path plan = plan("{\"id\": \"cli-job\", \"baseline\": \"repo\", \"harness\": \"job-test\","
+        // the provider listens nowhere (the test harness never calls it): no health check
+        Path plan = plan("{\"id\": \"cli-job\", \"baseline\": \"repo\", \"harness\": \"job-test\", \"health_check\": false,"
                 + " \"provider\": \"scripted\", \"model\": \"scripted-a\", \"phases\": ["
                 + "{\"id\": \"one\", \"prompt\": \"first\", \"options\": {\"script\":"
                 + " \"echo 1 > one && git add one && git commit -qm one && echo 'NOTES read one'\"}},"

@@ -184,16 +184,52 @@ class PhaseReportSummarizerTest {
     @Test
     void anAnthropicSummarizerGetsTheMessagesApiWithItsKeyInXApiKey() throws Exception {
         handlers.put("/v1/messages", answer(200, "{\"id\":\"m1\",\"type\":\"message\",\"role\":\"assistant\","
-                + "\"content\":[{\"type\":\"text\",\"text\":" + quote(ANSWER) + "}],\"stop_reason\":\"end_turn\"}"));
+                + "\"content\":[{\"type\":\"text\",\"text\":" + quote(ANSWER) + "}],\"stop_reason\":\"end_turn\","
+                + "\"usage\":{\"input_tokens\":1200,\"output_tokens\":77}}"));
 
         RunRecord r = run(PhaseReports.DEFAULT.withSummarizer("summ-anthropic", null), AGENT);
 
         assertThat(r.result().phaseReport().source()).isEqualTo(PhaseReport.Source.SUMMARIZED);
+        assertThat(r.result().phaseReport().summarizer())
+                .isEqualTo(new PhaseReport.SummarizerCall("summ-anthropic", "summ-default", 1200L, 77L));
         Seen s = seen.get(0);
         assertThat(s.path()).isEqualTo("/v1/messages");
         assertThat(s.headers().get("x-api-key")).containsExactly(SUMM_KEY);
         assertThat(s.headers()).doesNotContainKey("authorization").containsKey("anthropic-version");
         assertThat(new ObjectMapper().readTree(s.body()).path("model").asText()).isEqualTo("summ-default");
+    }
+
+    @Test
+    void theSummarizersTokensAreInThePhaseReportSectionAndNotInTheRunsTokens() throws Exception {
+        String withUsage = chat(ANSWER).replaceFirst("}$", ",\"usage\":{\"prompt_tokens\":43210,"
+                + "\"completion_tokens\":98,\"total_tokens\":43308}}");
+        handlers.put("/v1/chat/completions", answer(200, withUsage));
+
+        RunRecord r = run(PhaseReports.DEFAULT.withSummarizer("summ-openai", "summ-small"), AGENT);
+
+        assertThat(r.result().phaseReport().summarizer())
+                .isEqualTo(new PhaseReport.SummarizerCall("summ-openai", "summ-small", 43210L, 98L));
+        JsonNode meta = new ObjectMapper().readTree(r.metaFile().toFile());
+        JsonNode z = meta.path("phase_report").path("summarizer");
+        assertThat(z.path("provider").asText()).isEqualTo("summ-openai");
+        assertThat(z.path("model").asText()).isEqualTo("summ-small");
+        assertThat(z.path("tokens").path("input").asLong()).isEqualTo(43210);
+        assertThat(z.path("tokens").path("output").asLong()).isEqualTo(98);
+        assertThat(String.valueOf(r.result().tokens())).as("the run's own tokens").doesNotContain("43210");
+        assertThat(meta.path("tokens").toString()).doesNotContain("43210", "43308");
+
+        // an answer that gave no report still used tokens: recorded beside a git-derived report
+        handlers.put("/v1/chat/completions", answer(200, chat("no idea").replaceFirst("}$",
+                ",\"usage\":{\"prompt_tokens\":500}}")));
+        RunRecord garbage = run(PhaseReports.DEFAULT.withSummarizer("summ-openai", "summ-small"), AGENT);
+        assertThat(garbage.result().phaseReport().source()).isEqualTo(PhaseReport.Source.GIT_DERIVED);
+        JsonNode g = new ObjectMapper().readTree(garbage.metaFile().toFile()).path("phase_report").path("summarizer");
+        assertThat(g.path("tokens").path("input").asLong()).isEqualTo(500);
+        assertThat(g.path("tokens").path("output").isNull()).as("unmeasured, not 0").isTrue();
+
+        // without a summarizer there is no such section
+        RunRecord none = run(PhaseReports.DEFAULT, AGENT);
+        assertThat(new ObjectMapper().readTree(none.metaFile().toFile()).path("phase_report").has("summarizer")).isFalse();
     }
 
     @Test

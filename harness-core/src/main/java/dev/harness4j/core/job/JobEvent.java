@@ -28,6 +28,8 @@ public record JobEvent(String jobId, Instant at, Kind kind, String phase, String
         PHASE_RESET,
         /** A phase switched to a fallback provider; {@link #detail()} names both. */
         PROVIDER_SWITCH,
+        /** A provider failed its health check before a phase; {@link #detail()} names it and says why. */
+        HEALTH_CHECK,
         /** The job waits for a rate limit or quota to reset; {@link #detail()} says until when. */
         QUOTA_WAIT,
         /** Work the agent left uncommitted was committed by the job. */

@@ -39,18 +39,28 @@ import java.util.Objects;
  * @param push whether the job's branch is pushed to the baseline's {@code origin} when it completes
  * @param task a label for the phases' results ({@code results/<task>/...}), or {@code null} for
  *     {@code job-<id>}
+ * @param healthCheckTimeout how long one request of a provider's health check may take before a
+ *     phase starts, or {@code null} when this job checks no provider's health (an endpoint with no
+ *     health route); checks need {@link JobRunner.Builder#healthChecks} and skip a CLI-login
+ *     provider (it has no endpoint)
  */
 public record JobPlan(String id, Path baseline, String ref, String harness, String provider, String model,
-        List<PhaseSpec> phases, Duration maxQuotaWait, boolean push, String task) {
+        List<PhaseSpec> phases, Duration maxQuotaWait, boolean push, String task, Duration healthCheckTimeout) {
 
     /** The default {@link #maxQuotaWait()}: 15 minutes. */
     public static final Duration DEFAULT_MAX_QUOTA_WAIT = Duration.ofMinutes(15);
+
+    /** The default {@link #healthCheckTimeout()}: 10 s per request, as {@code Providers.DEFAULT_HEALTH_TIMEOUT}. */
+    public static final Duration DEFAULT_HEALTH_CHECK_TIMEOUT = Duration.ofSeconds(10);
 
     /** Checks the parts; {@link Builder#build()} checks the phases against each other. */
     public JobPlan {
         Objects.requireNonNull(baseline, "baseline");
         phases = List.copyOf(phases);
         Objects.requireNonNull(maxQuotaWait, "maxQuotaWait");
+        if (healthCheckTimeout != null && (healthCheckTimeout.isZero() || healthCheckTimeout.isNegative())) {
+            throw new IllegalArgumentException("healthCheckTimeout must be positive, was " + healthCheckTimeout);
+        }
     }
 
     /** A builder for a job on this baseline repository. */
@@ -66,6 +76,7 @@ public record JobPlan(String id, Path baseline, String ref, String harness, Stri
      * {"id": "importer-1", "baseline": "../app", "ref": "main",
      *  "harness": "claude-code", "provider": "anthropic", "model": "claude-sonnet-4-5",
      *  "max_quota_wait_seconds": 900, "push": false, "task": "importer",
+     *  "health_check": true, "health_check_timeout_seconds": 10,
      *  "phases": [
      *    {"id": "design", "prompt": "Write PLAN.md"},
      *    {"id": "build", "prompt": "Implement PLAN.md", "depends_on": ["design"],
@@ -93,7 +104,7 @@ public record JobPlan(String id, Path baseline, String ref, String harness, Stri
 
     /** A copy with another id. */
     public JobPlan withId(String value) {
-        return new JobPlan(value, baseline, ref, harness, provider, model, phases, maxQuotaWait, push, task);
+        return new JobPlan(value, baseline, ref, harness, provider, model, phases, maxQuotaWait, push, task, healthCheckTimeout);
     }
 
     /** The phases in the order they run. */
@@ -134,6 +145,7 @@ public record JobPlan(String id, Path baseline, String ref, String harness, Stri
         private Duration maxQuotaWait = DEFAULT_MAX_QUOTA_WAIT;
         private boolean push;
         private String task;
+        private Duration healthCheckTimeout = DEFAULT_HEALTH_CHECK_TIMEOUT;
 
         private Builder(Path baseline) {
             this.baseline = Objects.requireNonNull(baseline, "baseline");
@@ -203,13 +215,34 @@ public record JobPlan(String id, Path baseline, String ref, String harness, Stri
         }
 
         /**
+         * Whether each phase's provider has its health checked before the phase starts (an
+         * unhealthy one is replaced by the phase's next healthy fallback); default true. Switch it
+         * off for endpoints with no health route.
+         */
+        public Builder healthCheck(boolean value) {
+            this.healthCheckTimeout = value ? (healthCheckTimeout != null ? healthCheckTimeout
+                    : DEFAULT_HEALTH_CHECK_TIMEOUT) : null;
+            return this;
+        }
+
+        /** How long one health-check request may take; default {@link #DEFAULT_HEALTH_CHECK_TIMEOUT}. Switches checks on. */
+        public Builder healthCheckTimeout(Duration value) {
+            Objects.requireNonNull(value, "healthCheckTimeout");
+            if (value.isZero() || value.isNegative()) {
+                throw new IllegalArgumentException("healthCheckTimeout must be positive, was " + value);
+            }
+            this.healthCheckTimeout = value;
+            return this;
+        }
+
+        /**
          * Builds the plan.
          *
          * @throws InvalidJobPlanException listing every problem: no phases, a bad or duplicate
          *     id, an unknown dependency, a cycle, a phase with no harness or provider
          */
         public JobPlan build() {
-            JobPlan plan = new JobPlan(id, baseline, ref, harness, provider, model, phases, maxQuotaWait, push, task);
+            JobPlan plan = new JobPlan(id, baseline, ref, harness, provider, model, phases, maxQuotaWait, push, task, healthCheckTimeout);
             List<String> problems = PlanCheck.problems(plan);
             if (!problems.isEmpty()) {
                 throw new InvalidJobPlanException(problems);

@@ -50,7 +50,9 @@ import java.util.stream.Stream;
  * <p>A phase that ends rate-limited (or out of quota) puts the job in {@link JobState#PAUSED_QUOTA}
  * until the reset, consuming no attempt, and {@link #run}/{@link #resume} wait and go on by
  * themselves; when the reset is beyond {@link JobPlan#maxQuotaWait()} the phase's next fallback
- * provider is tried instead (each switch is an event). {@link #pause} and {@link #cancel} work
+ * provider is tried instead (each switch is an event). With {@link Builder#healthChecks} a phase's
+ * provider is health-checked before the phase starts and an unhealthy one is replaced by the next
+ * healthy fallback the same way. {@link #pause} and {@link #cancel} work
  * from any thread, and from another process on the same state dir (through a request file the
  * running JVM polls every {@link #DEFAULT_CONTROL_POLL}); a running phase is stopped through the
  * runner's guard and its partial work reset.
@@ -66,12 +68,14 @@ public final class JobRunner implements AutoCloseable {
     private final ConcurrentMap<String, Active> active = new ConcurrentHashMap<>();
     private final ScheduledExecutorService poller;
     private final SecureRandom random = new SecureRandom();
+    private final dev.harness4j.core.provider.Providers healthProviders;
 
     private record Active(JobControl control, Path dir) {}
 
     private JobRunner(Builder b) {
         this.runner = b.runner;
         this.listener = b.listener;
+        this.healthProviders = b.healthProviders;
         this.jobsDir = runner.stateDir().resolve("jobs");
         this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "harness4j-job-control");
@@ -235,7 +239,7 @@ public final class JobRunner implements AutoCloseable {
                 new JobRecovery(book, repo).recoverQuietly();
                 JobControl c = new JobControl(runner::bail);
                 c.request(request);
-                new JobLoop(runner, book, repo, c).run();
+                new JobLoop(runner, book, repo, c, healthProviders).run();
             } finally {
                 lock.release();
             }
@@ -283,7 +287,7 @@ public final class JobRunner implements AutoCloseable {
     }
 
     private JobState loop(JobBook book, JobRepo repo, JobControl control) throws InterruptedException {
-        return new JobLoop(runner, book, repo, control).run();
+        return new JobLoop(runner, book, repo, control, healthProviders).run();
     }
 
     private static JobException busy(String jobId) {
@@ -364,6 +368,7 @@ public final class JobRunner implements AutoCloseable {
         private final HarnessRunner runner;
         private JobListener listener = JobListener.NONE;
         private Duration controlPoll = DEFAULT_CONTROL_POLL;
+        private dev.harness4j.core.provider.Providers healthProviders;
 
         private Builder(HarnessRunner runner) {
             this.runner = Objects.requireNonNull(runner, "runner");
@@ -378,6 +383,19 @@ public final class JobRunner implements AutoCloseable {
         /** How often requests from other processes are looked for; default {@link #DEFAULT_CONTROL_POLL}. */
         public Builder controlPoll(Duration value) {
             this.controlPoll = Checks.positive(value, "controlPoll");
+            return this;
+        }
+
+        /**
+         * The providers whose health is checked before each phase of a job that asks for it
+         * ({@link JobPlan#healthCheckTimeout()}, on by default): an unhealthy provider is replaced by
+         * the phase's next healthy fallback (every failed check and switch an event, the switch in
+         * the checkpoint); when none is healthy the phase fails naming each provider and why. A
+         * CLI-login provider, or one these providers do not know, is not checked. Default none:
+         * no health checks.
+         */
+        public Builder healthChecks(dev.harness4j.core.provider.Providers value) {
+            this.healthProviders = Objects.requireNonNull(value, "providers");
             return this;
         }
 

@@ -234,6 +234,13 @@ public final class Providers implements ProviderResolver, PriceList {
         return new Providers(next, fromFile, configFile, environment, probeTimeout, healthTimeout, probe);
     }
 
+    /** A copy whose health checks wait up to {@code value} per request (same configs, file and environment). */
+    public Providers withHealthTimeout(Duration value) {
+        Checks.positive(value, "healthTimeout");
+        Duration connect = probeTimeout.compareTo(value) < 0 ? value : probeTimeout;
+        return new Providers(byName, fromFile, configFile, environment, probeTimeout, value, new EndpointProbe(connect));
+    }
+
     public Duration probeTimeout() {
         return probeTimeout;
     }

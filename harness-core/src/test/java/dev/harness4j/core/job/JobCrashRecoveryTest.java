@@ -103,11 +103,63 @@ class JobCrashRecoveryTest {
         }
     }
 
-    private Process startChild(Path state, Path repo, Path out, String jobId) throws Exception {
+    @Test
+    void aJobPausedForQuotaWhoseJvmDiesIsResumedInAnotherJvmAndWaitsForTheReset() throws Exception {
+        Path repo = GitFixture.repo(Files.createDirectories(tmp.resolve("repo")));
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        Path state = tmp.resolve("state");
+        Process child = startChild(state, repo, out, "quota", "quota");
+        java.time.Instant resumeAt;
+        try (HarnessRunner runner = JobTesting.runner(state); JobRunner jobs = JobRunner.builder(runner).build()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!Files.exists(state.resolve("jobs/quota/checkpoint.json"))
+                    || jobs.status("quota").state() != JobState.PAUSED_QUOTA) {
+                assertThat(child.isAlive()).as("the child died early: " + log()).isTrue();
+                assertThat(System.nanoTime()).as("the job never paused for its quota: " + log()).isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            child.destroyForcibly(); // SIGKILL while it waits for the reset
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            JobStatus before = jobs.status("quota");
+            resumeAt = before.resumeAt();
+            assertThat(before.state()).isEqualTo(JobState.PAUSED_QUOTA);
+            assertThat(before.phase("q").state()).isEqualTo(PhaseState.PENDING);
+            assertThat(resumeAt).as("the reset is still ahead when the new JVM resumes").isAfter(java.time.Instant.now());
+
+            JobStatus s = jobs.resume("quota");
+
+            assertThat(s.state()).as(log()).isEqualTo(JobState.COMPLETED);
+            assertThat(java.time.Instant.now()).isAfterOrEqualTo(resumeAt);
+            assertThat(Files.readString(out.resolve("nq")).trim()).as("one rate-limited run, one after the reset")
+                    .isEqualTo("2");
+            assertThat(s.phase("q").attempts()).as("the quota consumed no attempt").isZero();
+            assertThat(s.phase("q").runIds()).containsExactly("quota.q.1", "quota.q.2");
+            assertThat(List.of(GitFixture.git(s.repository(), "log", "--reverse", "--format=%s", s.branch())
+                    .strip().split("\n"))).containsExactly("initial", "phase q");
+            // the second run started no earlier than the reset the dead JVM had booked
+            com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+            java.time.Instant secondStart = Files.readAllLines(s.dir().resolve("events.jsonl")).stream().map(l -> {
+                try {
+                    return m.readTree(l);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }).filter(n -> n.path("kind").asText().equals("phase-state") && n.path("state").asText().equals("running")
+                    && n.path("run_id").asText().equals("quota.q.2"))
+                    .map(n -> java.time.Instant.parse(n.path("at").asText())).findFirst().orElseThrow();
+            assertThat(secondStart).isAfterOrEqualTo(resumeAt);
+            assertThat(Files.readString(s.dir().resolve("events.jsonl"))).contains("\"quota-wait\"");
+        } finally {
+            child.destroyForcibly();
+        }
+    }
+
+    private Process startChild(Path state, Path repo, Path out, String jobId, String... mode) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        return new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                JobChild.class.getName(), state.toString(), repo.toString(), out.toString(), jobId)
-                .redirectErrorStream(true).redirectOutput(tmp.resolve("child.log").toFile()).start();
+        List<String> cmd = new java.util.ArrayList<>(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
+                JobChild.class.getName(), state.toString(), repo.toString(), out.toString(), jobId));
+        cmd.addAll(List.of(mode));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve("child.log").toFile()).start();
     }
 
     private void awaitPhaseB(Process child, Path out, String runId) throws Exception {

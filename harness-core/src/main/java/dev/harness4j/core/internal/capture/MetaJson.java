@@ -190,6 +190,14 @@ final class MetaJson {
         ArrayNode b = n.putArray("blockers");
         p.blockers().forEach(b::add);
         n.put("source", p.source().name().toLowerCase(Locale.ROOT));
+        if (p.summarizer() != null) { // its own tokens: never in the run's
+            ObjectNode z = n.putObject("summarizer");
+            z.put("provider", p.summarizer().provider());
+            z.put("model", p.summarizer().model());
+            ObjectNode t = z.putObject("tokens");
+            putLong(t, "input", p.summarizer().inputTokens());
+            putLong(t, "output", p.summarizer().outputTokens());
+        }
         return n;
     }
 

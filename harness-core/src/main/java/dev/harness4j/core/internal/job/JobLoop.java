@@ -17,8 +17,6 @@ import dev.harness4j.core.job.PhaseState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs a job's pending phases one at a time until it completes, fails, is paused or cancelled:
@@ -27,7 +25,6 @@ import org.slf4j.LoggerFactory;
  * written in one step when it completed.
  */
 public final class JobLoop {
-    private static final Logger log = LoggerFactory.getLogger(JobLoop.class);
     /** How long a rate limit without a reset time is waited for: 60 s. */
     public static final Duration UNKNOWN_RESET_WAIT = Duration.ofSeconds(60);
 
@@ -35,12 +32,20 @@ public final class JobLoop {
     private final JobBook book;
     private final JobRepo repo;
     private final JobControl control;
+    private final HealthGate health;
 
     public JobLoop(HarnessRunner runner, JobBook book, JobRepo repo, JobControl control) {
+        this(runner, book, repo, control, null);
+    }
+
+    /** @param providers whose health is checked before each phase (when the plan asks); {@code null}: none */
+    public JobLoop(HarnessRunner runner, JobBook book, JobRepo repo, JobControl control,
+            dev.harness4j.core.provider.Providers providers) {
         this.runner = runner;
         this.book = book;
         this.repo = repo;
         this.control = control;
+        this.health = HealthGate.of(providers, book.plan().healthCheckTimeout());
     }
 
     /** Runs until the job stops; returns its state then. */
@@ -121,6 +126,11 @@ public final class JobLoop {
     /** Runs one phase's run and books its end; returns the state to stop in, or null to go on. */
     private JobState runPhase(PhaseBook p) {
         PhaseSpec spec = book.plan().phase(p.id());
+        String unhealthy = health.pass(book, p, spec);
+        if (unhealthy != null) {
+            failPhase(p, unhealthy);
+            return null;
+        }
         repo.resetTo(book.head());
         String runId = book.jobId() + "." + p.id() + "." + (p.runs.size() + 1);
         book.update(() -> p.runs.add(PhaseBook.RunEntry.started(runId, p.provider(), p.model(), Instant.now())));
@@ -205,18 +215,9 @@ public final class JobLoop {
         String why = "rate-limited on " + p.provider() + (result.retryAt() != null ? " until " + reset
                 : " with no reset time (waiting " + UNKNOWN_RESET_WAIT.toSeconds() + " s)");
         resetPhase(p, why + "; no attempt consumed");
-        if (wait.compareTo(book.plan().maxQuotaWait()) > 0 && p.fallbacksUsed < spec.fallbacks().size()) {
-            PhaseSpec.Fallback fb = spec.fallbacks().get(p.fallbacksUsed);
-            String from = p.provider() + (p.model() != null ? "/" + p.model() : "");
-            book.update(() -> {
-                p.provider = fb.provider();
-                p.model = fb.model() != null ? fb.model() : p.model;
-                p.fallbacksUsed++;
-            });
-            book.event(JobEvent.Kind.PROVIDER_SWITCH, p.id(), null, null, "from " + from + " to " + p.provider()
-                    + (p.model() != null ? "/" + p.model() : "") + ": the reset at " + reset + " is beyond the max wait of "
+        if (wait.compareTo(book.plan().maxQuotaWait()) > 0 && Fallbacks.left(p, spec)) {
+            Fallbacks.switchNext(book, p, spec, "the reset at " + reset + " is beyond the max wait of "
                     + book.plan().maxQuotaWait().toSeconds() + " s");
-            log.info("job {}: phase {} switches from {} to {}", book.jobId(), p.id(), from, p.provider());
             return;
         }
         book.quotaPause(reset.isAfter(now) ? reset : now, why);

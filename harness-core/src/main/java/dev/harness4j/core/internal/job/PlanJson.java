@@ -34,7 +34,7 @@ import java.util.Set;
  */
 public final class PlanJson {
     private static final Set<String> PLAN_FIELDS = Set.of("id", "baseline", "ref", "harness", "provider", "model",
-            "max_quota_wait_seconds", "push", "task", "phases");
+            "max_quota_wait_seconds", "push", "task", "phases", "health_check", "health_check_timeout_seconds");
     private static final Set<String> PHASE_FIELDS = Set.of("id", "prompt", "harness", "provider", "model",
             "depends_on", "fallbacks", "max_attempts", "limits", "options");
     private static final Set<String> FALLBACK_FIELDS = Set.of("provider", "model");
@@ -55,6 +55,10 @@ public final class PlanJson {
         n.put("max_quota_wait_seconds", plan.maxQuotaWait().toSeconds());
         n.put("push", plan.push());
         putIf(n, "task", plan.task());
+        n.put("health_check", plan.healthCheckTimeout() != null);
+        if (plan.healthCheckTimeout() != null) {
+            n.put("health_check_timeout_seconds", plan.healthCheckTimeout().toMillis() / 1000.0);
+        }
         ArrayNode phases = n.putArray("phases");
         for (PhaseSpec p : plan.phases()) {
             ObjectNode o = phases.addObject();
@@ -138,6 +142,21 @@ public final class PlanJson {
                 b.push(n.get("push").asBoolean());
             } else {
                 problems.add("\"push\" must be true or false");
+            }
+        }
+        if (n.has("health_check_timeout_seconds")) {
+            JsonNode t = n.get("health_check_timeout_seconds");
+            if (t.isNumber() && t.asDouble() > 0) {
+                b.healthCheckTimeout(Duration.ofMillis(Math.round(t.asDouble() * 1000)));
+            } else {
+                problems.add("\"health_check_timeout_seconds\" must be a number of seconds above 0");
+            }
+        }
+        if (n.has("health_check")) {
+            if (n.get("health_check").isBoolean()) {
+                b.healthCheck(n.get("health_check").asBoolean());
+            } else {
+                problems.add("\"health_check\" must be true or false");
             }
         }
         JsonNode phases = n.get("phases");

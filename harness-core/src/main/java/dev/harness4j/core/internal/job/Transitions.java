@@ -18,6 +18,7 @@ import java.util.Optional;
  *        paused       --resume--&gt; running     --fail/cancel--&gt; failed / cancelled
  * phase: pending --start--&gt; running --complete/fail/reset--&gt; completed / failed / pending
  *        pending --skip--&gt; skipped
+ *        pending --fail--&gt; failed (refused before it starts: no healthy provider)
  * </pre>
  */
 public final class Transitions {
@@ -50,6 +51,7 @@ public final class Transitions {
 
         phase(PhaseState.PENDING, PhaseSignal.START, PhaseState.RUNNING);
         phase(PhaseState.PENDING, PhaseSignal.SKIP, PhaseState.SKIPPED);
+        phase(PhaseState.PENDING, PhaseSignal.FAIL, PhaseState.FAILED);
         phase(PhaseState.RUNNING, PhaseSignal.COMPLETE, PhaseState.COMPLETED);
         phase(PhaseState.RUNNING, PhaseSignal.FAIL, PhaseState.FAILED);
         phase(PhaseState.RUNNING, PhaseSignal.RESET, PhaseState.PENDING);

@@ -26,7 +26,9 @@ final class RetryAt {
     /**
      * The retry time: {@code retry-after-ms}, else {@code retry-after} (seconds or an HTTP date),
      * else the latest {@code anthropic-ratelimit-*-reset} (RFC 3339) or {@code x-ratelimit-reset-*}
-     * (a duration such as {@code 6m0s}), else "try again in 20s" in the error message; {@code null}
+     * (a duration such as {@code 6m0s}), else "try again in 20s" in the error message, else a
+     * reset instant the message names (an out-of-quota answer's "resets at 2026-12-01T15:00:00Z"
+     * or "usage limit reached|1767225600", {@link dev.harness4j.api.Outcomes#resetAt}); {@code null}
      * when none says.
      */
     static Instant of(Map<String, String> headers, String errorMessage, Instant answeredAt) {
@@ -74,6 +76,7 @@ final class RetryAt {
                 long millis = unit.equals("ms") ? (long) v : unit.startsWith("m") ? (long) (v * 60_000) : (long) (v * 1000);
                 return answeredAt.plusMillis(millis);
             }
+            return dev.harness4j.api.Outcomes.resetAt(errorMessage).orElse(null);
         }
         return null;
     }

@@ -173,9 +173,9 @@ public final class PhaseReporter {
         } else if (claims != null) {
             report = fromClaims(claims, git, outcome, PhaseReport.Source.SELF_REPORT);
         } else if (config.hasSummarizer()) {
-            Claims summarized = summarize(run, outcome, notes);
-            report = summarized != null ? fromClaims(summarized, git, outcome, PhaseReport.Source.SUMMARIZED)
-                    : gitDerived(git, outcome);
+            Summarizer.Answer a = summarize(run, outcome, notes);
+            report = (a != null && a.claims() != null ? fromClaims(a.claims(), git, outcome, PhaseReport.Source.SUMMARIZED)
+                    : gitDerived(git, outcome)).withSummarizer(a != null ? a.call() : null);
         } else {
             report = gitDerived(git, outcome);
         }
@@ -222,7 +222,8 @@ public final class PhaseReporter {
                 List.of(), PhaseReport.Source.GIT_DERIVED);
     }
 
-    private Claims summarize(Run run, Outcome outcome, List<String> notes) {
+    /** The summarizer's answer (claims or the problem, and its call), or {@code null} when it could not be asked. */
+    private Summarizer.Answer summarize(Run run, Outcome outcome, List<String> notes) {
         ResolvedProvider p;
         try {
             p = resolver.apply(config.summarizerProvider(), config.summarizerModel());
@@ -241,13 +242,13 @@ public final class PhaseReporter {
                 redact.apply(tail(run.transcript(), Summarizer.MAX_TRANSCRIPT_CHARS)));
         Summarizer.Answer a = summarizer.summarize(p, in, config.summarizerTimeout());
         if (a.claims() != null) {
-            return a.claims();
+            return a;
         }
         String problem = key != null ? a.problem().replace(key, "***") : a.problem();
         log.info("the summarizer {}/{} gave no report: {}", p.name(), p.model(), problem);
         notes.add("phase report: the summarizer (" + p.name() + "/" + p.model() + ") gave none, git-derived instead: "
                 + problem);
-        return null;
+        return a;
     }
 
     /** The first {@code max} chars of a file (UTF-8), or "" when it cannot be read. */

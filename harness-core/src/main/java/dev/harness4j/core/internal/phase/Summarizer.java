@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
+import dev.harness4j.api.PhaseReport;
 import dev.harness4j.api.ResolvedProvider;
 import java.io.IOException;
 import java.net.URI;
@@ -46,8 +47,12 @@ final class Summarizer {
     /** What the summarizer is shown. */
     record Input(String task, String outcome, String diff, String transcriptTail) {}
 
-    /** The claims, or why there are none. */
-    record Answer(Claims claims, String problem) {}
+    /** The claims, or why there are none; the call when an answer came (its tokens), else {@code null}. */
+    record Answer(Claims claims, String problem, PhaseReport.SummarizerCall call) {
+        Answer(Claims claims, String problem) {
+            this(claims, problem, null);
+        }
+    }
 
     private final ObjectMapper mapper;
     private final HttpClient http;
@@ -83,18 +88,21 @@ final class Summarizer {
             return new Answer(null, request.uri() + " answered HTTP " + response.statusCode());
         }
         String text;
+        PhaseReport.SummarizerCall used;
         try {
-            text = answerText(mapper.readTree(Claims.cut(response.body(), MAX_ANSWER_CHARS)), anthropic);
+            JsonNode answer = mapper.readTree(Claims.cut(response.body(), MAX_ANSWER_CHARS));
+            text = answerText(answer, anthropic);
+            used = call(p, answer.path("usage"), anthropic);
         } catch (IOException e) {
             return new Answer(null, request.uri() + " answered a body that is not the expected JSON");
         }
         if (text == null) {
-            return new Answer(null, request.uri() + " answered no text");
+            return new Answer(null, request.uri() + " answered no text", used);
         }
         try {
-            return new Answer(Claims.parse(mapper, jsonObjectIn(text), false), null);
+            return new Answer(Claims.parse(mapper, jsonObjectIn(text), false), null, used);
         } catch (Claims.Invalid e) {
-            return new Answer(null, "its answer is no valid report: " + e.getMessage());
+            return new Answer(null, "its answer is no valid report: " + e.getMessage(), used);
         }
     }
 
@@ -139,6 +147,18 @@ final class Summarizer {
         return "The task:\n" + Claims.cut(in.task(), MAX_TASK_CHARS) + "\n\nHow the run ended: " + in.outcome()
                 + "\n\nThe diff of the step:\n" + diff + "\n\nThe end of the agent's transcript:\n" + tail
                 + "\n\nAnswer with the JSON object only.";
+    }
+
+    /** The call with the tokens of the answer's {@code usage} (Messages or Chat Completions names); absent ones null. */
+    static PhaseReport.SummarizerCall call(ResolvedProvider p, JsonNode usage, boolean anthropic) {
+        return new PhaseReport.SummarizerCall(p.name(), p.model(),
+                count(usage, anthropic ? "input_tokens" : "prompt_tokens"),
+                count(usage, anthropic ? "output_tokens" : "completion_tokens"));
+    }
+
+    private static Long count(JsonNode usage, String field) {
+        JsonNode n = usage.path(field);
+        return n.isIntegralNumber() && n.asLong() >= 0 ? n.asLong() : null;
     }
 
     /** The text of a Messages or Chat Completions answer, or {@code null}. */

@@ -39,6 +39,7 @@ class TransitionsTest {
         job(JobState.PAUSED, JobSignal.CANCEL, JobState.CANCELLED);
         phase(PhaseState.PENDING, PhaseSignal.START, PhaseState.RUNNING);
         phase(PhaseState.PENDING, PhaseSignal.SKIP, PhaseState.SKIPPED);
+        phase(PhaseState.PENDING, PhaseSignal.FAIL, PhaseState.FAILED);
         phase(PhaseState.RUNNING, PhaseSignal.COMPLETE, PhaseState.COMPLETED);
         phase(PhaseState.RUNNING, PhaseSignal.FAIL, PhaseState.FAILED);
         phase(PhaseState.RUNNING, PhaseSignal.RESET, PhaseState.PENDING);
@@ -90,7 +91,7 @@ class TransitionsTest {
                 }
             }
         }
-        assertThat(legal).isEqualTo(5);
+        assertThat(legal).isEqualTo(6);
     }
 
     @Test

@@ -323,6 +323,21 @@ class MeterTest {
     }
 
     @Test
+    void anOutOfQuotaAnswerIsRateLimitedUntilTheResetItNames() throws Exception {
+        upstream.on("/v1/chat/completions", ex -> Upstream.send(ex, 429, "application/json",
+                "{\"error\":{\"message\":\"You exceeded your current quota; it resets at 2031-01-01T00:00:00Z\","
+                        + "\"type\":\"insufficient_quota\"}}"));
+        try (MeterRun run = open(upstream.url("/v1"))) {
+            client.send(HttpRequest.newBuilder(URI.create(run.provider().v1Url() + "/chat/completions"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).build(), HttpResponse.BodyHandlers.ofString());
+            RequestRecord r = run.finish().lastModel();
+            assertThat(r.errorType()).isEqualTo("insufficient_quota");
+            assertThat(r.retryAt()).isEqualTo(java.time.Instant.parse("2031-01-01T00:00:00Z"));
+            assertThat(WireTruth.classify(r)).isEqualTo(Outcome.RATE_LIMITED);
+        }
+    }
+
+    @Test
     void aGzippedAnswerIsPassedOnCompressedAndStillRead() throws Exception {
         java.io.ByteArrayOutputStream z = new java.io.ByteArrayOutputStream();
         try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(z)) {

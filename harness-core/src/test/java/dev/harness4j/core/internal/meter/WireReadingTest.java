@@ -128,4 +128,17 @@ class WireReadingTest {
         assertThat(RetryAt.of(Map.of(), "Rate limit reached. Please try again in 20s.", t)).isEqualTo(t.plusSeconds(20));
         assertThat(RetryAt.of(Map.of(), "slow down", t)).isNull();
     }
+
+    @Test
+    void anOutOfQuotaMessageGivesItsResetInstant() {
+        Instant t = Instant.parse("2026-12-01T12:00:00Z");
+        assertThat(RetryAt.of(Map.of(), "You exceeded your current quota; it resets at 2026-12-01T15:00:00Z.", t))
+                .isEqualTo(Instant.parse("2026-12-01T15:00:00Z"));
+        assertThat(RetryAt.of(Map.of(), "Claude AI usage limit reached|1764604800", t))
+                .isEqualTo(Instant.ofEpochSecond(1764604800));
+        // a relative wait and a header still win over the instant
+        assertThat(RetryAt.of(Map.of("retry-after", "30"), "quota exceeded, resets at 2026-12-01T15:00:00Z", t))
+                .isEqualTo(t.plusSeconds(30));
+        assertThat(RetryAt.of(Map.of(), "insufficient_quota", t)).isNull();
+    }
 }
