@@ -32,7 +32,13 @@ class SandboxKillTest {
                 .redirectError(dir.resolve("jvm-stderr.log").toFile()).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8))) {
             assertThat(out.readLine()).isEqualTo("ready");
-            List<String> commands = RunMarker.find(runId).stream().map(h -> h.info().command().orElse("?")).toList();
+            // "ready" is echoed right after the background sleep is forked: its exec may still be under way
+            long seen = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            List<String> commands = commands(runId);
+            while (commands.stream().noneMatch(c -> c.endsWith("sleep")) && System.nanoTime() < seen) {
+                Thread.sleep(50);
+                commands = commands(runId);
+            }
             assertThat(commands).as("the sandboxed tree carries the marker").hasSizeGreaterThanOrEqualTo(4)
                     .anyMatch(c -> c.endsWith("bwrap")).anyMatch(c -> c.endsWith("sleep"));
 
@@ -48,5 +54,9 @@ class SandboxKillTest {
             jvm.destroyForcibly();
             RunMarker.killAll(runId, Duration.ZERO);
         }
+    }
+
+    private static List<String> commands(String runId) {
+        return RunMarker.find(runId).stream().map(h -> h.info().command().orElse("?")).toList();
     }
 }
