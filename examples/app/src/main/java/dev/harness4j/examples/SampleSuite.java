@@ -1,6 +1,7 @@
 package dev.harness4j.examples;
 
 import dev.harness4j.bench.TaskSuite;
+import dev.harness4j.core.PhaseReports;
 import dev.harness4j.testkit.model.Scenario;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,7 +58,8 @@ final class SampleSuite {
 
     /**
      * What {@code model} answers to the task {@code taskId} in {@code harness}: one file written,
-     * then a line said. Claude Code's write tool refuses to replace a file it has not read, so
+     * then the phase report the runner's prompt asks for ({@code .harness4j/report.json}), then a
+     * line said. Claude Code's write tool refuses to replace a file it has not read, so
      * there the model removes the file with a shell call first.
      */
     static Scenario scenario(String model, String taskId, String harness) {
@@ -72,11 +74,18 @@ final class SampleSuite {
                     : "{\"port\": 8080, \"debug\": false}\n"};
             default -> new String[] {"NOTES.md", "nothing scripted for " + taskId + "\n"};
         };
+        String report = "{\"completed\": true, \"committed\": false, \"commit_message\": null, \"summary\": \"Wrote "
+                + file[0] + ".\", \"next_phase_notes\": null, \"blockers\": []}";
+        if (harness.equals("aider")) { // aider asks once: both files as whole-file blocks in one answer
+            return Scenario.builder().say(file[0] + "\n```\n" + file[1] + "```\n" + PhaseReports.REPORT_FILE + "\n```\n"
+                    + report + "\n```\n").usage(1200, 80, 0, 0).build();
+        }
         Scenario.Builder b = Scenario.builder();
         if (harness.equals("claude-code") && (taskId.equals("multiply") || taskId.equals("mean"))) {
             b.shell("rm -f " + file[0]).usage(1100, 30, 0, 0);
         }
         return b.writeFile(file[0], file[1]).usage(1200, 80, 0, 0)
+                .writeFile(PhaseReports.REPORT_FILE, report).usage(1250, 40, 0, 0)
                 .say("Wrote " + file[0] + ".").usage(1300, 25, 0, 0)
                 .build();
     }

@@ -57,6 +57,10 @@ class BenchMainTest {
             assertThat(state.resolve("results").resolve(r.dir()).resolve("meta.json")).as("the main job runs sandboxed")
                     .content().containsPattern("\"sandbox\" : \\{\\s*\"setting\" : \"auto\",\\s*\"mode\" : \"bubblewrap\",\\s*"
                             + "\"network\" : \"meter-only\"");
+            assertThat(state.resolve("results").resolve(r.dir()).resolve("meta.json")).as("the agent's own phase report")
+                    .content().contains("\"self_report\"");
+            assertThat(state.resolve("results").resolve(r.dir()).resolve("diff.patch")).as("the report is kept out of the diff")
+                    .content().doesNotContain(".harness4j");
         }
         BenchMetrics metrics = BenchMetrics.of(summary);
         for (String h : BenchMain.DEFAULT_HARNESSES) {
