@@ -59,8 +59,9 @@ final class SampleSuite {
     /**
      * What {@code model} answers to the task {@code taskId} in {@code harness}: one file written,
      * then the phase report the runner's prompt asks for ({@code .harness4j/report.json}), then a
-     * line said. Claude Code's write tool refuses to replace a file it has not read, so
-     * there the model removes the file with a shell call first.
+     * line said (mini-swe-agent: its submit command). Claude Code's write tool refuses to replace
+     * a file it has not read, so there the model removes the file with a shell call first. A
+     * harness without a write tool (Codex, mini-swe-agent) gets the writes as shell commands.
      */
     static Scenario scenario(String model, String taskId, String harness) {
         boolean a = !model.endsWith("-b");
@@ -84,9 +85,11 @@ final class SampleSuite {
         if (harness.equals("claude-code") && (taskId.equals("multiply") || taskId.equals("mean"))) {
             b.shell("rm -f " + file[0]).usage(1100, 30, 0, 0);
         }
-        return b.writeFile(file[0], file[1]).usage(1200, 80, 0, 0)
-                .writeFile(PhaseReports.REPORT_FILE, report).usage(1250, 40, 0, 0)
-                .say("Wrote " + file[0] + ".").usage(1300, 25, 0, 0)
-                .build();
+        b.writeFile(file[0], file[1]).usage(1200, 80, 0, 0)
+                .writeFile(PhaseReports.REPORT_FILE, report).usage(1250, 40, 0, 0);
+        if (harness.equals("mini-swe-agent")) { // mini acts only through bash and ends by submitting
+            return b.shell("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT").usage(1300, 25, 0, 0).build();
+        }
+        return b.say("Wrote " + file[0] + ".").usage(1300, 25, 0, 0).build();
     }
 }

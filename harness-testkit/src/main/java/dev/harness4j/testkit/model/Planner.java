@@ -10,9 +10,12 @@ import java.util.Optional;
 /**
  * Turns a scripted step into a reply that uses the client's own tools: {@code writeFile} becomes
  * a call of the offered write tool ({@code Write}, {@code write}, ...), {@code shell} a call of the
- * offered shell tool ({@code Bash}, {@code bash}, ...). Without such a tool, {@code writeFile}
- * becomes a whole-file edit block in the text (the path on its own line, then a fenced block with
- * the whole content: aider's {@code whole} format) and {@code shell} a fenced {@code bash} block.
+ * offered shell tool ({@code Bash}, {@code bash}, ...). A client that offers a shell tool but no
+ * write tool (Codex's {@code exec_command}, mini-swe-agent's {@code bash}) gets {@code writeFile}
+ * as a shell command that writes the file ({@link #writeCommand}). A client with neither gets
+ * {@code writeFile} as a whole-file edit block in the text (the path on its own line, then a
+ * fenced block with the whole content: aider's {@code whole} format) and {@code shell} as a
+ * fenced {@code bash} block.
  */
 final class Planner {
     private static final List<String> WRITE_TOOLS = List.of("Write", "write", "write_file", "create_file");
@@ -37,7 +40,9 @@ final class Planner {
         if (action instanceof Step.WriteFile wf) {
             Optional<ParsedRequest.ToolSpec> tool = find(req, WRITE_TOOLS);
             if (tool.isEmpty()) {
-                return new Reply(id, model, wholeFileBlock(wf), List.of(), step.usage());
+                return find(req, SHELL_TOOLS).isPresent()
+                        ? plan(id, new Step(new Step.Shell(writeCommand(wf)), step.usage(), step.answerAs()), req)
+                        : new Reply(id, model, wholeFileBlock(wf), List.of(), step.usage());
             }
             JsonNode props = tool.get().schema().path("properties");
             ObjectNode args = json.createObjectNode();
@@ -70,6 +75,25 @@ final class Planner {
     static String wholeFileBlock(Step.WriteFile wf) {
         String content = wf.content().endsWith("\n") || wf.content().isEmpty() ? wf.content() : wf.content() + "\n";
         return wf.path() + "\n```\n" + content + "```\n";
+    }
+
+    /**
+     * A shell command that writes the file byte for byte: its directory made first, the content in
+     * a quoted here-document (no expansion) whose delimiter does not occur in it. A content not
+     * ending in a newline loses the newline the here-document adds with {@code truncate -s -1}.
+     */
+    static String writeCommand(Step.WriteFile wf) {
+        String delim = "H4J_EOF";
+        while (wf.content().contains(delim)) {
+            delim = delim + "_";
+        }
+        String path = "'" + wf.path().replace("'", "'\\''") + "'";
+        int slash = wf.path().lastIndexOf('/');
+        String mkdir = slash > 0 ? "mkdir -p '" + wf.path().substring(0, slash).replace("'", "'\\''") + "' && " : "";
+        boolean newline = wf.content().endsWith("\n");
+        String body = newline ? wf.content() : wf.content() + "\n";
+        String write = mkdir + "cat > " + path + " <<'" + delim + "'\n" + body + delim + "\n";
+        return newline ? write : write + "truncate -s -1 " + path + "\n";
     }
 
     private Reply call(long id, String model, String tool, ObjectNode args, Usage usage) {

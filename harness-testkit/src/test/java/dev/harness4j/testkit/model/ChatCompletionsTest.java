@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** OpenAI Chat Completions, spoken with the JDK HttpClient. */
 class ChatCompletionsTest extends ProtocolTest {
@@ -49,6 +52,30 @@ class ChatCompletionsTest extends ProtocolTest {
         assertThat(usage.path("prompt_tokens").asLong()).isEqualTo(130);
         assertThat(usage.path("completion_tokens").asLong()).isEqualTo(20);
         assertThat(usage.path("prompt_tokens_details").path("cached_tokens").asLong()).isEqualTo(30);
+    }
+
+    @Test
+    void aWriteFileForAClientWithOnlyAShellToolIsACommandThatWritesTheFileByteForByte(@TempDir Path dir)
+            throws Exception {
+        String onlyBash = "[{\"type\":\"function\",\"function\":{\"name\":\"bash\",\"parameters\":{\"type\":"
+                + "\"object\",\"properties\":{\"command\":{\"type\":\"string\"}}}}}]";
+        String tricky = "{\"a\": \"$HOME `id` \\\\n\"}\nH4J_EOF\n'quoted'";
+        server.script("m", Scenario.builder().writeFile("sub dir/it's.json", tricky).writeFile("b.txt", "line\n\n").build());
+        String req = "{\"model\":\"m\",\"tools\":" + onlyBash + ",\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
+
+        for (int i = 0; i < 2; i++) {
+            JsonNode call = http.postJson("/v1/chat/completions", req).path("choices").path(0).path("message")
+                    .path("tool_calls").path(0);
+            assertThat(call.path("function").path("name").asText()).isEqualTo("bash");
+            String command = Http.json(call.path("function").path("arguments").asText()).path("command").asText();
+            Process p = new ProcessBuilder("bash", "-c", command).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as(out).isZero();
+        }
+
+        assertThat(Files.readString(dir.resolve("sub dir/it's.json"))).isEqualTo(tricky);
+        assertThat(Files.readString(dir.resolve("b.txt"))).isEqualTo("line\n\n");
     }
 
     @Test
