@@ -28,7 +28,8 @@ import java.util.stream.Stream;
  * model and turns off usage statistics, telemetry, update checks, IDE integration, folder trust,
  * checkpointing and the sandbox. The endpoint goes in {@code GOOGLE_GEMINI_BASE_URL} (the
  * provider's root URL; the CLI appends {@code /v1beta/models/...}), the key in {@code
- * GEMINI_API_KEY} (sent as {@code x-goog-api-key}); {@code TMPDIR} points into the scratch dir,
+ * GEMINI_API_KEY} (sent as {@code x-goog-api-key}; {@code none} for an endpoint without a key, as
+ * the CLI refuses API-key auth without one); {@code TMPDIR} points into the scratch dir,
  * where the CLI writes its error reports. The run's system prompt becomes the global context
  * file {@code GEMINI.md} (added to Gemini CLI's own system prompt, not replacing it); the run's
  * max turns becomes {@code model.maxSessionTurns}. Only an endpoint that serves {@link
