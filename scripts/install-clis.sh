@@ -10,6 +10,7 @@
 #   $HARNESS4J_TOOLS/mini-swe-agent-venv/bin/mini
 #   $HARNESS4J_TOOLS/litellm-venv/bin/litellm   (the LiteLLM proxy, for the gateway tests)
 #   $HARNESS4J_TOOLS/codex-npm/node_modules/.bin/codex   (its own prefix; the binary is in @openai/codex-linux-*)
+#   $HARNESS4J_TOOLS/gemini-npm/node_modules/.bin/gemini (its own prefix; bin/gemini is a wrapper, see below)
 #   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex}   symlinks; bin/mini-swe-agent a wrapper: put this on PATH
 #
 # Nothing else is installed for opencode: at run time it would install its plugin SDK
@@ -22,6 +23,7 @@ CLAUDE_VERSION=2.1.197
 OPENCODE_VERSION=1.18.33
 AIDER_VERSION=0.86.2
 CODEX_VERSION=0.169.0
+GEMINI_VERSION=0.61.0
 MINI_SWE_AGENT_VERSION=2.4.6
 # the LiteLLM proxy the gateway end-to-end test starts (not a harness); 1.106.12 is the newest whose
 # [proxy] extra resolves from PyPI here (1.108+ pins litellm-proxy-extras builds that are not published)
@@ -74,6 +76,30 @@ else
   touch "$codex_stamp"
 fi
 ln -sf "$TOOLS/codex-npm/node_modules/.bin/codex" "$TOOLS/bin/codex"
+
+gemini_stamp="$TOOLS/gemini-npm/.stamp-gemini-$GEMINI_VERSION"
+if [ -f "$gemini_stamp" ] && [ -x "$TOOLS/gemini-npm/node_modules/.bin/gemini" ]; then
+  log "@google/gemini-cli $GEMINI_VERSION already installed"
+else
+  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
+  log "installing @google/gemini-cli@$GEMINI_VERSION"
+  mkdir -p "$TOOLS/gemini-npm"
+  rm -f "$TOOLS"/gemini-npm/.stamp-*
+  [ -f "$TOOLS/gemini-npm/package.json" ] || echo '{"name":"harness4j-gemini","private":true}' > "$TOOLS/gemini-npm/package.json"
+  npm install --prefix "$TOOLS/gemini-npm" --no-audit --no-fund --loglevel=error "@google/gemini-cli@$GEMINI_VERSION" >&2
+  touch "$gemini_stamp"
+fi
+# a wrapper, not a link: it answers --version from the package without starting the CLI, which
+# even for --version registers the working directory in ~/.gemini (unless GEMINI_CLI_HOME is set)
+rm -f "$TOOLS/bin/gemini"
+cat > "$TOOLS/bin/gemini" <<WRAPPER
+#!/bin/sh
+if [ "\$#" = 1 ] && [ "\$1" = --version ]; then
+  exec node -p 'require("$TOOLS/gemini-npm/node_modules/@google/gemini-cli/package.json").version'
+fi
+exec "$TOOLS/gemini-npm/node_modules/.bin/gemini" "\$@"
+WRAPPER
+chmod +x "$TOOLS/bin/gemini"
 
 mswea_stamp="$TOOLS/mini-swe-agent-venv/.stamp-mini-swe-agent-$MINI_SWE_AGENT_VERSION"
 if [ -f "$mswea_stamp" ] && [ -x "$TOOLS/mini-swe-agent-venv/bin/mini" ]; then

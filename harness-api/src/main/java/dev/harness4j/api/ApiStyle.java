@@ -7,5 +7,11 @@ public enum ApiStyle {
     /** OpenAI Chat Completions / Responses ({@code POST /v1/chat/completions}). */
     OPENAI,
     /** Ollama's native API ({@code /api/chat}, {@code /api/tags}). */
-    OLLAMA
+    OLLAMA,
+    /**
+     * Google's Gemini API ({@code POST /v1beta/models/{model}:generateContent} and {@code
+     * :streamGenerateContent?alt=sse}); the model is named in the path, the key travels as {@code
+     * x-goog-api-key} (or a {@code key} query parameter).
+     */
+    GEMINI
 }

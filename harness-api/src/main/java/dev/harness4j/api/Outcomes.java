@@ -85,7 +85,8 @@ public final class Outcomes {
     public static boolean mentionsContextOverflow(String text) {
         return containsAny(text, "context length", "context window", "context_length", "prompt is too long",
                 "maximum context", "too many tokens", "contextwindowexceeded", "context overflow",
-                "input is too long", "exceeds the context", "input token count exceeds");
+                "input is too long", "exceeds the context", "input token count exceeds",
+                "exceeds the maximum number of tokens");
     }
 
     /**

@@ -60,6 +60,8 @@ class OutcomesTextTest {
         assertThat(Outcomes.fromText("This model's maximum context length is 8192 tokens")).contains(Outcome.CONTEXT_OVERFLOW);
         assertThat(Outcomes.fromText("prompt is too long: 210000 tokens > 200000 maximum")).contains(Outcome.CONTEXT_OVERFLOW);
         assertThat(Outcomes.fromText("The input token count exceeds the maximum")).contains(Outcome.CONTEXT_OVERFLOW);
+        assertThat(Outcomes.fromText("The input token count (1196266) exceeds the maximum number of tokens allowed (1048576)."))
+                .contains(Outcome.CONTEXT_OVERFLOW);
         assertThat(Outcomes.fromText("wrote 3 files")).isEmpty();
         assertThat(Outcomes.fromText(null)).isEmpty();
     }

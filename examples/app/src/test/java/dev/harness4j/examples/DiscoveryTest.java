@@ -20,7 +20,7 @@ class DiscoveryTest {
 
     @Test
     void discoversTheBundledAdaptersAndAThirdPartyOne() {
-        assertThat(registry.ids()).containsExactly("aider", "claude-code", "codex", "mini-swe-agent", NotesAgentHarness.ID,
+        assertThat(registry.ids()).containsExactly("aider", "claude-code", "codex", "gemini", "mini-swe-agent", NotesAgentHarness.ID,
                 "opencode");
         assertThat(registry.loadFailures()).isEmpty();
         assertThat(registry.require("claude-code").completionMode()).isEqualTo(CompletionMode.STRUCTURED);
@@ -29,7 +29,8 @@ class DiscoveryTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"claude-code, 2.1.197", "opencode, 1.18.33", "aider, 0.86.2", "codex, 0.169.0", "mini-swe-agent, 2.4.6"})
+    @CsvSource({"claude-code, 2.1.197", "opencode, 1.18.33", "aider, 0.86.2", "codex, 0.169.0", "gemini, 0.61.0",
+        "mini-swe-agent, 2.4.6"})
     void probesTheVersionOfEachRealInstalledCli(String id, String pinned) {
         Clis.require(registry.require(id));
 

@@ -134,13 +134,13 @@ public record ProviderConfig(
 
     /**
      * The provider for the scripted model server (harness-testkit), the embedded default: name
-     * {@value #SCRIPTED}, serves {@link ApiStyle#ANTHROPIC} and {@link ApiStyle#OPENAI}, key
+     * {@value #SCRIPTED}, serves {@link ApiStyle#ANTHROPIC}, {@link ApiStyle#OPENAI} and {@link ApiStyle#GEMINI}, key
      * optional in {@value #SCRIPTED_KEY_ENV} (the server accepts any key unless told to require
      * one), no default model.
      */
     public static ProviderConfig scripted(URI baseUrl) {
         return builder(SCRIPTED)
-                .apiStyles(ApiStyle.ANTHROPIC, ApiStyle.OPENAI)
+                .apiStyles(ApiStyle.ANTHROPIC, ApiStyle.OPENAI, ApiStyle.GEMINI)
                 .baseUrl(baseUrl)
                 .key(SCRIPTED_KEY_ENV, AuthScheme.API_KEY)
                 .keyOptional()

@@ -53,10 +53,10 @@ class ProviderConfigTest {
     }
 
     @Test
-    void theScriptedProviderServesBothStylesWithAnOptionalKey() {
+    void theScriptedProviderServesItsThreeStylesWithAnOptionalKey() {
         ProviderConfig c = ProviderConfig.scripted(URI.create("http://127.0.0.1:5555"), "scripted-a");
         assertThat(c.name()).isEqualTo("scripted");
-        assertThat(c.apiStyles()).containsExactlyInAnyOrder(ApiStyle.ANTHROPIC, ApiStyle.OPENAI);
+        assertThat(c.apiStyles()).containsExactlyInAnyOrder(ApiStyle.ANTHROPIC, ApiStyle.OPENAI, ApiStyle.GEMINI);
         assertThat(c.keyEnv()).isEqualTo(ProviderConfig.SCRIPTED_KEY_ENV);
         assertThat(c.keyRequired()).isFalse();
         assertThat(c.defaultModel()).isEqualTo("scripted-a");

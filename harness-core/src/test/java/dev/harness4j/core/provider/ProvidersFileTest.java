@@ -47,6 +47,20 @@ class ProvidersFileTest {
     }
 
     @Test
+    void readsTheGeminiStyle() throws IOException {
+        Path f = file("{\"providers\": [{\"name\": \"google\", \"api_styles\": [\"gemini\"],"
+                + " \"base_url\": \"https://generativelanguage.googleapis.com\", \"key_env\": \"GEMINI_API_KEY\"}]}");
+
+        ProviderConfig google = ProvidersFile.read(f).get(0);
+
+        assertThat(google.apiStyles()).containsExactly(ApiStyle.GEMINI);
+        Path again = dir.resolve("again.json");
+        ProvidersFile.write(again, List.of(google));
+        assertThat(Files.readString(again)).contains("\"gemini\"");
+        assertThat(ProvidersFile.read(again)).containsExactly(google);
+    }
+
+    @Test
     void writesAtomicallyLeavingNoTempFile() throws IOException {
         Path f = dir.resolve("providers.json");
         ProvidersFile.write(f, List.of());
@@ -117,7 +131,7 @@ class ProvidersFileTest {
     void badValuesSayWhatIsAllowed() throws IOException {
         Path style = file("{\"providers\": [{\"name\": \"a\", \"api_styles\": [\"grpc\"], \"base_url\": \"http://h\"}]}");
         assertThatThrownBy(() -> ProvidersFile.read(style))
-                .hasMessageContaining("api_styles value 'grpc' of provider 'a' is unknown; use one of anthropic, openai, ollama");
+                .hasMessageContaining("api_styles value 'grpc' of provider 'a' is unknown; use one of anthropic, openai, ollama, gemini");
 
         Path type = file("{\"providers\": [{\"name\": \"a\", \"api_styles\": \"openai\", \"base_url\": \"http://h\"}]}");
         assertThatThrownBy(() -> ProvidersFile.read(type))

@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Resolves the provider {@value #NAME} to a running {@link ScriptedModelServer}: both API styles,
+ * Resolves the provider {@value #NAME} to a running {@link ScriptedModelServer}: its three API styles,
  * a fixed test key, and any model the server has a script for (no default model). Every scripted
  * model costs {@link #PRICE} (it is also a {@link PriceList}), so a metered run gets a cost.
  * Immutable.
@@ -57,7 +57,8 @@ public final class ScriptedProvider implements ProviderResolver, PriceList {
                     + requestedModel + "'; scripted models: " + server.models()
                     + " (call server.script(\"" + requestedModel + "\", scenario) first)");
         }
-        return Optional.of(new ResolvedProvider(NAME, EnumSet.of(ApiStyle.ANTHROPIC, ApiStyle.OPENAI), server.baseUrl(),
+        return Optional.of(new ResolvedProvider(NAME, EnumSet.of(ApiStyle.ANTHROPIC, ApiStyle.OPENAI, ApiStyle.GEMINI),
+                server.baseUrl(),
                 Secret.of(KEY), AuthScheme.API_KEY, requestedModel));
     }
 

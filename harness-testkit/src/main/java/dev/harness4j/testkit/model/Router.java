@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashSet;
@@ -85,7 +86,7 @@ final class Router implements HttpHandler {
         rec.recorder = () -> server.record(new RecordedRequest(at, method, path, query, rec.protocol, rec.model,
                 rec.stream, rec.tools, authHeaders(h), rec.kind, rec.step, rec.status, body));
         try {
-            route(ex, method, normalise(path), body, rec, presentedKey(h));
+            route(ex, method, normalise(path), body, rec, presentedKey(h, query));
         } finally {
             rec.recordOnce(); // requests that never got an answer (stalls, drops before headers)
             log.debug("{} {} protocol={} model={} kind={} status={}", method, path, rec.protocol, rec.model,
@@ -111,6 +112,22 @@ final class Router implements HttpHandler {
         } else if (post && path.equals("/v1/responses")) {
             rec.protocol = server.responses().name();
             modelCall(ex, server.responses(), body, rec, key);
+        } else if (post && GeminiApi.forPath(json, path) != null) {
+            GeminiApi gemini = GeminiApi.forPath(json, path);
+            rec.protocol = gemini.name();
+            modelCall(ex, gemini, body, rec, key);
+        } else if (post && GeminiApi.isCountTokens(path)) {
+            rec.protocol = "gemini-count-tokens";
+            GeminiApi gemini = GeminiApi.plain(json);
+            JsonNode req = parse(ex, body, gemini, rec);
+            if (req == null) {
+                return;
+            }
+            if (!server.authorized(key)) {
+                sendJson(ex, 401, gemini.error(401, "invalid or missing API key"), rec);
+                return;
+            }
+            sendJson(ex, 200, gemini.countTokens(req), rec);
         } else if (post && path.equals("/v1/messages/count_tokens")) {
             rec.protocol = "count-tokens";
             JsonNode req = parse(ex, body, server.anthropic(), rec);
@@ -194,15 +211,20 @@ final class Router implements HttpHandler {
         return p;
     }
 
-    /** The key presented as {@code x-api-key}, {@code api-key} or {@code Authorization: Bearer}, or null. */
-    static String presentedKey(Headers h) {
-        String k = h.getFirst("x-api-key");
-        if (k != null && !k.isBlank()) {
-            return k.strip();
+    /**
+     * The key presented as {@code x-api-key}, {@code api-key}, {@code x-goog-api-key}, {@code
+     * Authorization: Bearer} or a {@code key} query parameter (Gemini), or null.
+     */
+    static String presentedKey(Headers h, String rawQuery) {
+        for (String name : List.of("x-api-key", "api-key", "x-goog-api-key")) {
+            String k = h.getFirst(name);
+            if (k != null && !k.isBlank()) {
+                return k.strip();
+            }
         }
-        k = h.getFirst("api-key");
-        if (k != null && !k.isBlank()) {
-            return k.strip();
+        String k = queryKey(rawQuery);
+        if (k != null) {
+            return k;
         }
         String auth = h.getFirst("authorization");
         if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
@@ -212,9 +234,22 @@ final class Router implements HttpHandler {
         return null;
     }
 
+    /** The {@code key} query parameter's value (Gemini's other way to send a key), or null. */
+    static String queryKey(String rawQuery) {
+        if (rawQuery == null) {
+            return null;
+        }
+        for (String pair : rawQuery.split("&")) {
+            if (pair.startsWith("key=") && pair.length() > 4) {
+                return URLDecoder.decode(pair.substring(4), StandardCharsets.UTF_8).strip();
+            }
+        }
+        return null;
+    }
+
     private static Set<String> authHeaders(Headers h) {
         Set<String> names = new LinkedHashSet<>();
-        for (String n : List.of("x-api-key", "api-key", "authorization")) {
+        for (String n : List.of("x-api-key", "api-key", "x-goog-api-key", "authorization")) {
             if (h.containsKey(n)) {
                 names.add(n);
             }

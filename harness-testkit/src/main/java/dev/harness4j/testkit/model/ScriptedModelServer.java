@@ -45,6 +45,9 @@ import org.slf4j.LoggerFactory;
  *       /v1/messages/count_tokens};
  *   <li>OpenAI Chat Completions: {@code POST /v1/chat/completions};
  *   <li>OpenAI Responses: {@code POST /v1/responses};
+ *   <li>Google's Gemini API: {@code POST /v1beta/models/{model}:streamGenerateContent?alt=sse},
+ *       {@code :generateContent} and {@code :countTokens} (the model from the path; the key as
+ *       {@code x-goog-api-key} or {@code ?key=}; errors as {@code {"error":{"code","message","status"}}});
  *   <li>model lists: {@code GET /v1/models} ({@code {data:[{id}]}}) and {@code GET /api/tags}
  *       ({@code {models:[{name}]}});
  *   <li>a LiteLLM-style gateway: {@code POST /key/generate}, {@code GET /spend/logs?api_key=}
@@ -151,13 +154,14 @@ public final class ScriptedModelServer implements AutoCloseable {
     }
 
     /**
-     * A provider that points at this server for {@code model}: Anthropic and OpenAI styles, the
+     * A provider that points at this server for {@code model}: Anthropic, OpenAI and Gemini styles, the
      * {@linkplain #requireKey required key} (or {@code sk-scripted} when none is required), sent
      * as an API key.
      */
     public ResolvedProvider provider(String model) {
         String key = requiredKey != null ? requiredKey : "sk-scripted";
-        return new ResolvedProvider("scripted", EnumSet.of(ApiStyle.ANTHROPIC, ApiStyle.OPENAI), baseUrl(),
+        return new ResolvedProvider("scripted", EnumSet.of(ApiStyle.ANTHROPIC, ApiStyle.OPENAI, ApiStyle.GEMINI),
+                baseUrl(),
                 Secret.of(key), AuthScheme.API_KEY, model);
     }
 
@@ -167,8 +171,8 @@ public final class ScriptedModelServer implements AutoCloseable {
     }
 
     /**
-     * Requires {@code key} on every model call and model list, as {@code x-api-key} or {@code
-     * Authorization: Bearer}; other keys (and none) get 401. Keys from the gateway's {@code
+     * Requires {@code key} on every model call and model list, as {@code x-api-key}, {@code
+     * Authorization: Bearer}, {@code x-goog-api-key} or {@code ?key=}; other keys (and none) get 401. Keys from the gateway's {@code
      * /key/generate} are accepted too. {@code null} accepts any key again.
      */
     public ScriptedModelServer requireKey(String key) {

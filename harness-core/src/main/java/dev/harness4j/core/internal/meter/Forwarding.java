@@ -286,7 +286,9 @@ final class Forwarding {
     }
 
     private RequestRecord record(int status, Long firstByte, Capture capture, WireReading r, Map<String, String> rateLimit, String problem, long up, long down) {
-        String requested = capture == null ? null : capture.model();
+        // Gemini names the model in the path, the others in the body
+        String requested = style == WireStyle.GEMINI ? WireStyle.geminiModel(rest)
+                : capture == null ? null : capture.model();
         boolean modelRequest = method.equals("POST") && style != WireStyle.OTHER; // not token counts, lists, probes
         boolean ok = status >= 200 && status < 300;
         boolean complete = ok && problem == null && !r.malformed;
@@ -297,6 +299,9 @@ final class Forwarding {
         boolean measured = modelRequest && ((complete && r.usageSeen) || billedNothing);
         Instant answeredAt = Instant.now();
         Instant retryAt = status == 429 ? RetryAt.of(rateLimit, r.errorMessage, answeredAt) : null;
+        if (status == 429 && retryAt == null && r.retryDelay != null) { // Google's RetryInfo in the error body
+            retryAt = answeredAt.plus(r.retryDelay);
+        }
         String upstreamError = problem != null ? problem : r.malformed && ok ? "malformed" : null;
         return new RequestRecord(at, method, rest.isEmpty() ? "/" : rest, status,
                 (System.nanoTime() - start) / 1_000_000, firstByte, modelRequest, requested,

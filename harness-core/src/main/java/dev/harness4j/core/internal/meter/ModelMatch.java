@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * asked for. Pure functions.
  *
  * <p>Both ids are normalised first: a provider prefix ({@code openai/}, {@code anthropic/},
- * {@code ollama/}, ...) is dropped, a context suffix such as {@code [1m]} is dropped, a date
+ * {@code ollama/}, Gemini's {@code models/}, ...) is dropped, a context suffix such as {@code [1m]} is dropped, a date
  * suffix ({@code -20251001}, {@code -2025-10-01}) is dropped, and case is ignored. An alias
  * ({@code haiku}, {@code sonnet}, {@code opus}, {@code fable}) then matches any id of that family
  * (one whose dash-separated parts include the family name, e.g. {@code claude-haiku-4-5}); any
@@ -25,7 +25,7 @@ public final class ModelMatch {
 
     /** Provider prefixes routers and CLIs put before a model id. */
     static final Set<String> PROVIDER_PREFIXES = Set.of("openai", "anthropic", "ollama", "openrouter", "litellm",
-            "azure", "bedrock", "vertex_ai", "gemini", "google");
+            "azure", "bedrock", "vertex_ai", "gemini", "google", "models");
 
     private static final Pattern DATE_SUFFIX = Pattern.compile("-(\\d{8}|\\d{4}-\\d{2}-\\d{2})$");
 

@@ -16,7 +16,7 @@ import java.util.Map;
  * @param firstByteMs from arrival to the first body byte from upstream, or {@code null}
  * @param modelRequest whether the request is a model call (a POST to messages, chat/completions,
  *     completions, responses, api/chat or api/generate)
- * @param requestedModel the model the request body asked for, or {@code null}
+ * @param requestedModel the model the request asked for (in its body; in its path for Gemini), or {@code null}
  * @param answeredModel the model the response named, or {@code null}
  * @param measured whether the usage is known: read from the wire, or nothing billed (no 2xx)
  * @param input uncached input tokens, or {@code null}

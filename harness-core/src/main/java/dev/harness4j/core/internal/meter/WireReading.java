@@ -1,6 +1,7 @@
 package dev.harness4j.core.internal.meter;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
 
 /**
  * What one response revealed, filled in as its JSON or events are read: the answering model, the
@@ -20,6 +21,8 @@ final class WireReading {
     Long cacheWrite;
     String errorType;
     String errorMessage;
+    /** The wait an error's body asks for (Google's {@code RetryInfo.retryDelay}), or null. */
+    Duration retryDelay;
     /** Some JSON or event could not be read: the request's usage is not trusted. */
     boolean malformed;
 
@@ -34,6 +37,10 @@ final class WireReading {
     /** Reads one whole JSON document: a non-streamed response or one event's data. */
     void document(JsonNode n) {
         if (n == null || !n.isObject()) {
+            return;
+        }
+        if (style == WireStyle.GEMINI) {
+            gemini(n);
             return;
         }
         String type = n.path("type").asText("");
@@ -83,7 +90,52 @@ final class WireReading {
             }
             case CHAT, OTHER -> openAi(u, "prompt_tokens", "completion_tokens", "prompt_tokens_details");
             case RESPONSES -> openAi(u, "input_tokens", "output_tokens", "input_tokens_details");
-            case OLLAMA -> { }
+            case OLLAMA, GEMINI -> { }
+        }
+    }
+
+    /**
+     * One Gemini answer or stream chunk: {@code modelVersion}, {@code usageMetadata} (each chunk
+     * carries the figures so far; a later chunk replaces an earlier one), or Google's error
+     * {@code {"error":{"code","message","status","details"}}}.
+     *
+     * <p>{@code promptTokenCount} counts all input, cached included, so input = prompt + tool-use
+     * prompt - cached, cache read = {@code cachedContentTokenCount}. Output = {@code
+     * candidatesTokenCount + thoughtsTokenCount}: the candidates figure leaves the thinking out,
+     * Google bills thinking as output ({@code totalTokenCount} is the sum of all four), and the
+     * other styles count reasoning in their output too. Gemini has no cache-write figure (explicit
+     * caches are created by a separate call): unmeasured.
+     */
+    private void gemini(JsonNode n) {
+        model(n.path("modelVersion"));
+        JsonNode u = n.path("usageMetadata");
+        if (u.isObject()) {
+            Long prompt = number(u, "promptTokenCount", null);
+            Long candidates = number(u, "candidatesTokenCount", null);
+            if (prompt != null || candidates != null) {
+                long cached = u.path("cachedContentTokenCount").asLong(0);
+                long toolPrompt = u.path("toolUsePromptTokenCount").asLong(0);
+                long thoughts = u.path("thoughtsTokenCount").asLong(0);
+                input = prompt == null ? null : Math.max(0, prompt + toolPrompt - cached);
+                cacheRead = prompt == null ? null : cached;
+                // a chunk before any candidate token may leave the field out: no output yet, not unknown
+                output = candidates == null && prompt != null ? Long.valueOf(thoughts)
+                        : candidates == null ? null : candidates + thoughts;
+                cacheWrite = null;
+                usageSeen = true;
+            }
+        }
+        JsonNode e = n.path("error");
+        if (e.isObject()) {
+            String status = e.path("status").asText(null);
+            errorType = status != null && !status.isBlank() ? status : e.path("code").asText(null);
+            String m = e.path("message").asText(null);
+            errorMessage = m == null ? null : cut(m);
+            for (JsonNode d : e.path("details")) {
+                if (d.path("@type").asText("").endsWith("google.rpc.RetryInfo")) {
+                    retryDelay = RetryAt.goDuration(d.path("retryDelay").asText("").strip());
+                }
+            }
         }
     }
 

@@ -1,5 +1,8 @@
 package dev.harness4j.core.internal.meter;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
 /** The model API a request speaks, told by its path; decides how usage is read. */
 enum WireStyle {
     /** Anthropic Messages: {@code input_tokens}, {@code output_tokens}, {@code cache_*_input_tokens}. */
@@ -10,6 +13,12 @@ enum WireStyle {
     RESPONSES,
     /** Ollama's native API: {@code prompt_eval_count}, {@code eval_count}. */
     OLLAMA,
+    /**
+     * Google's Gemini API ({@code /v1beta/models/{model}:generateContent} and {@code
+     * :streamGenerateContent}): {@code usageMetadata}, the answering model in {@code modelVersion},
+     * the requested model in the path.
+     */
+    GEMINI,
     /** Anything else (model lists, probes): no usage expected. */
     OTHER;
 
@@ -30,6 +39,31 @@ enum WireStyle {
         if (p.endsWith("/api/chat") || p.endsWith("/api/generate")) {
             return OLLAMA;
         }
+        if (geminiModel(p) != null) {
+            return GEMINI;
+        }
         return OTHER;
+    }
+
+    /**
+     * The model a Gemini API path names ({@code .../models/gemini-2.5-pro:streamGenerateContent}
+     * → {@code gemini-2.5-pro}), or {@code null} when the path is not a Gemini model call
+     * ({@code :countTokens} is not one: it bills nothing).
+     */
+    static String geminiModel(String path) {
+        int colon = path.lastIndexOf(':');
+        if (colon < 0) {
+            return null;
+        }
+        String method = path.substring(colon + 1);
+        if (!method.equals("generateContent") && !method.equals("streamGenerateContent")) {
+            return null;
+        }
+        int models = path.lastIndexOf("/models/", colon);
+        if (models < 0) {
+            return null;
+        }
+        String model = URLDecoder.decode(path.substring(models + "/models/".length(), colon), StandardCharsets.UTF_8);
+        return model.isBlank() || model.contains("/") ? null : model;
     }
 }
