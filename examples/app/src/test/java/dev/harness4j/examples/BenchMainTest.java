@@ -9,6 +9,10 @@ import dev.harness4j.bench.BenchMetrics;
 import dev.harness4j.bench.BenchSummary;
 import dev.harness4j.bench.ResultRow;
 import dev.harness4j.opencode.OpencodeHarness;
+import dev.harness4j.codex.CodexHarness;
+import dev.harness4j.gemini.GeminiHarness;
+import dev.harness4j.miniswe.MiniSweAgentHarness;
+import java.util.List;
 import dev.harness4j.testkit.Clis;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -70,6 +74,40 @@ class BenchMainTest {
         assertThat(out).contains("bench plan sample-suite: 24 runs, 24 to run", "leaderboard of bench sample-suite",
                 "95% CI", "report: " + state.resolve("report.html"));
         assertThat(state.resolve("report.html")).exists();
+    }
+
+    /**
+     * The main job takes every other bundled harness too ({@code --harness codex,...}): one model,
+     * one trial, each run writes its file through the CLI's own tools and is verified, with the
+     * tokens metered and the agent's own phase report.
+     */
+    @Test
+    void theOtherBundledHarnessesRunTheSampleSuiteToo() throws Exception {
+        Clis.require(new CodexHarness());
+        Clis.require(new MiniSweAgentHarness());
+        Clis.require(new GeminiHarness());
+        List<String> harnesses = List.of("codex", "mini-swe-agent", "gemini");
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+
+        int status = BenchMain.run(new String[] {"--state-dir", state.toString(), "--trials", "1", "--model", "scripted-a",
+                "--harness", String.join(",", harnesses)}, new PrintStream(buf, true, StandardCharsets.UTF_8), false);
+
+        String out = buf.toString(StandardCharsets.UTF_8);
+        assertThat(status).as(out).isZero();
+        BenchSummary summary = BenchSummary.read(state);
+        assertThat(summary.rows()).as(out).hasSize(4 * harnesses.size())
+                .allSatisfy(r -> assertThat(r.outcome()).as(r.dir()).isEqualTo("completed"))
+                .allSatisfy(r -> assertThat(r.verifyStatus()).as(r.dir())
+                        .isEqualTo(r.task().endsWith("/config") ? "failed" : "passed"));
+        for (ResultRow r : summary.rows()) {
+            Path meta = state.resolve("results").resolve(r.dir()).resolve("meta.json");
+            assertThat(meta).as(r.dir()).content().contains("\"self_report\"").containsPattern(
+                    "\"tokens\" : \\{[^}]*\"source\" : \"metered\"");
+        }
+        BenchMetrics metrics = BenchMetrics.of(summary);
+        for (String h : harnesses) {
+            assertThat(metrics.passRate(h, "scripted-a")).as(h).isEqualTo(0.75);
+        }
     }
 
     @Test
