@@ -4,16 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.harness4j.api.Execution;
+import dev.harness4j.api.StepReader;
 import dev.harness4j.api.TokenUsage;
 import dev.harness4j.api.TrajectoryStep;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * The agent steps of a run from Claude Code's {@code stream-json} output, read lazily: one step
@@ -24,47 +20,26 @@ import java.util.stream.StreamSupport;
  * output count in these lines is the one at the start of the stream, not the final one, so it is
  * left out (the run's totals come from the result envelope or the wire).
  */
-final class ClaudeTrajectory implements Iterator<TrajectoryStep> {
+final class ClaudeTrajectory extends StepReader {
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
-    private final Iterator<String> lines;
     private String id;
     private TrajectoryStep pending;
-    private TrajectoryStep ready;
-
-    private ClaudeTrajectory(Iterator<String> lines) {
-        this.lines = lines;
-    }
 
     static Stream<TrajectoryStep> of(Execution ex) {
-        Stream<String> lines = ex.stdoutLines();
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(new ClaudeTrajectory(lines.iterator()),
-                Spliterator.ORDERED), false).onClose(lines::close);
+        return new ClaudeTrajectory().steps(ex.stdoutLines());
     }
 
     @Override
-    public boolean hasNext() {
-        while (ready == null && lines.hasNext()) {
-            read(lines.next());
-        }
-        if (ready == null && pending != null) {
-            ready = pending;
+    protected void end() {
+        if (pending != null) {
+            emit(pending);
             pending = null;
         }
-        return ready != null;
     }
 
     @Override
-    public TrajectoryStep next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        TrajectoryStep s = ready;
-        ready = null;
-        return s;
-    }
-
-    private void read(String line) {
+    protected void line(String line) {
         String t = line.strip();
         if (!t.startsWith("{\"type\":\"assistant\"") && !t.startsWith("{\"type\":\"user\"")) {
             return;
@@ -83,7 +58,9 @@ final class ClaudeTrajectory implements Iterator<TrajectoryStep> {
             }
             String msgId = msg.path("id").asText("");
             if (pending == null || !msgId.equals(id)) {
-                ready = pending;
+                if (pending != null) {
+                    emit(pending);
+                }
                 id = msgId;
                 pending = TrajectoryStep.agent(model, "").withUsage(usage(msg.path("usage")), null);
             }

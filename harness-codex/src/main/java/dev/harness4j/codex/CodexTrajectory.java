@@ -4,15 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.harness4j.api.Execution;
+import dev.harness4j.api.StepReader;
 import dev.harness4j.api.TrajectoryStep;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * The agent steps of a run from {@code codex exec --json}, read lazily. Codex's events mark no
@@ -22,44 +18,22 @@ import java.util.stream.StreamSupport;
  * tool calls (named by item type, the MCP tool by its name) with their outputs as results, and
  * the message as its text. Usage comes per turn only, so steps carry none (the run's totals do).
  */
-final class CodexTrajectory implements Iterator<TrajectoryStep> {
+final class CodexTrajectory extends StepReader {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Iterator<String> lines;
     private StringBuilder reasoning;
     private List<TrajectoryStep.ToolCall> calls;
     private List<TrajectoryStep.ToolResult> results;
-    private TrajectoryStep ready;
-
-    private CodexTrajectory(Iterator<String> lines) {
-        this.lines = lines;
-    }
 
     static Stream<TrajectoryStep> of(Execution ex) {
-        Stream<String> lines = ex.stdoutLines();
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(new CodexTrajectory(lines.iterator()),
-                Spliterator.ORDERED), false).onClose(lines::close);
+        return new CodexTrajectory().steps(ex.stdoutLines());
     }
 
     @Override
-    public boolean hasNext() {
-        while (ready == null && lines.hasNext()) {
-            read(lines.next());
-        }
-        if (ready == null && calls != null) {
+    protected void end() {
+        if (calls != null) {
             close("");
         }
-        return ready != null;
-    }
-
-    @Override
-    public TrajectoryStep next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        TrajectoryStep s = ready;
-        ready = null;
-        return s;
     }
 
     private void open() {
@@ -72,12 +46,13 @@ final class CodexTrajectory implements Iterator<TrajectoryStep> {
 
     private void close(String message) {
         open();
-        ready = TrajectoryStep.agent(null, message).withReasoning(reasoning.length() == 0 ? null : reasoning.toString())
-                .withToolCalls(calls).withResults(results);
+        emit(TrajectoryStep.agent(null, message).withReasoning(reasoning.length() == 0 ? null : reasoning.toString())
+                .withToolCalls(calls).withResults(results));
         calls = null;
     }
 
-    private void read(String raw) {
+    @Override
+    protected void line(String raw) {
         String line = raw.strip();
         if (!line.startsWith("{\"type\":")) {
             return;

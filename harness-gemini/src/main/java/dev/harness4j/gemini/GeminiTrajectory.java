@@ -2,15 +2,11 @@ package dev.harness4j.gemini;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.harness4j.api.Execution;
+import dev.harness4j.api.StepReader;
 import dev.harness4j.api.TrajectoryStep;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * The agent steps of a run from {@code gemini --output-format stream-json}, read lazily. One model
@@ -20,43 +16,20 @@ import java.util.stream.StreamSupport;
  * results of its calls. The events carry no per-answer usage or model, so steps carry none (the
  * run's totals do).
  */
-final class GeminiTrajectory implements Iterator<TrajectoryStep> {
-    private final Iterator<String> lines;
+final class GeminiTrajectory extends StepReader {
     private StringBuilder text;
     private List<TrajectoryStep.ToolCall> calls;
     private List<TrajectoryStep.ToolResult> results;
-    private TrajectoryStep ready;
-    private boolean ended;
-
-    private GeminiTrajectory(Iterator<String> lines) {
-        this.lines = lines;
-    }
 
     static Stream<TrajectoryStep> of(Execution ex) {
-        Stream<String> lines = ex.stdoutLines();
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(new GeminiTrajectory(lines.iterator()),
-                Spliterator.ORDERED), false).onClose(lines::close);
+        return new GeminiTrajectory().steps(ex.stdoutLines());
     }
 
     @Override
-    public boolean hasNext() {
-        while (ready == null && !ended && lines.hasNext()) {
-            read(lines.next());
-        }
-        if (ready == null && text != null) {
+    protected void end() {
+        if (text != null) {
             close();
         }
-        return ready != null;
-    }
-
-    @Override
-    public TrajectoryStep next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        TrajectoryStep s = ready;
-        ready = null;
-        return s;
     }
 
     /** Opens a step for a model's output; one whose tools already answered is closed first. */
@@ -72,11 +45,12 @@ final class GeminiTrajectory implements Iterator<TrajectoryStep> {
     }
 
     private void close() {
-        ready = TrajectoryStep.agent(null, text.toString()).withToolCalls(calls).withResults(results);
+        emit(TrajectoryStep.agent(null, text.toString()).withToolCalls(calls).withResults(results));
         text = null;
     }
 
-    private void read(String raw) {
+    @Override
+    protected void line(String raw) {
         JsonNode e = GeminiEvents.event(raw);
         if (e == null) {
             return;
@@ -106,12 +80,7 @@ final class GeminiTrajectory implements Iterator<TrajectoryStep> {
                     results.add(new TrajectoryStep.ToolResult(e.path("tool_id").asText("tool"), output));
                 }
             }
-            case "result" -> {
-                ended = true;
-                if (text != null) {
-                    close();
-                }
-            }
+            case "result" -> stop(); // end() closes the open step
             default -> { } // init, user messages, error notices
         }
     }

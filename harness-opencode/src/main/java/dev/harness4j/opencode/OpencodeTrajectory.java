@@ -3,18 +3,14 @@ package dev.harness4j.opencode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.Execution;
+import dev.harness4j.api.StepReader;
 import dev.harness4j.api.TokenUsage;
 import dev.harness4j.api.TrajectoryStep;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * The agent steps of a run from {@code opencode run --format json}, read lazily: one step per
@@ -23,21 +19,13 @@ import java.util.stream.StreamSupport;
  * results: opencode prints a tool call once it has run), and the tokens and cost of its {@code
  * step_finish} (output tokens include the reasoning ones). The events name no model.
  */
-final class OpencodeTrajectory implements Iterator<TrajectoryStep> {
+final class OpencodeTrajectory extends StepReader {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Iterator<String> lines;
     private Builder open;
-    private TrajectoryStep ready;
-
-    private OpencodeTrajectory(Iterator<String> lines) {
-        this.lines = lines;
-    }
 
     static Stream<TrajectoryStep> of(Execution ex) {
-        Stream<String> lines = ex.stdoutLines();
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(new OpencodeTrajectory(lines.iterator()),
-                Spliterator.ORDERED), false).onClose(lines::close);
+        return new OpencodeTrajectory().steps(ex.stdoutLines());
     }
 
     /** One step being read. */
@@ -58,28 +46,15 @@ final class OpencodeTrajectory implements Iterator<TrajectoryStep> {
     }
 
     @Override
-    public boolean hasNext() {
-        while (ready == null && lines.hasNext()) {
-            read(lines.next());
-        }
-        if (ready == null && open != null) {
-            ready = open.build();
+    protected void end() {
+        if (open != null) {
+            emit(open.build());
             open = null;
         }
-        return ready != null;
     }
 
     @Override
-    public TrajectoryStep next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        TrajectoryStep s = ready;
-        ready = null;
-        return s;
-    }
-
-    private void read(String raw) {
+    protected void line(String raw) {
         String line = raw.strip();
         if (!line.startsWith("{\"type\":")) {
             return;
@@ -94,7 +69,7 @@ final class OpencodeTrajectory implements Iterator<TrajectoryStep> {
         String type = e.path("type").asText();
         if (type.equals("step_start")) {
             if (open != null) {
-                ready = open.build();
+                emit(open.build());
             }
             open = new Builder();
             open.at = e.path("timestamp").isNumber() ? Instant.ofEpochMilli(e.path("timestamp").asLong()) : null;
@@ -126,7 +101,7 @@ final class OpencodeTrajectory implements Iterator<TrajectoryStep> {
                             num(t.path("cache").path("write")), TokenUsage.Source.ADAPTER);
                 }
                 open.cost = part.path("cost").isNumber() ? part.path("cost").decimalValue() : null;
-                ready = open.build();
+                emit(open.build());
                 open = null;
             }
             default -> { }
