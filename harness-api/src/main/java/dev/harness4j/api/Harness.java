@@ -109,8 +109,8 @@ public interface Harness {
      * model answer between) a metered run of this CLI may take before harness-core stops it and
      * ends it {@link Outcome#RATE_LIMITED}, with the retry time the endpoint sent; {@code 0} (the
      * default) never stops it, leaving retries to the CLI. For a CLI that keeps retrying a rate
-     * limit on its own schedule, ignoring the endpoint's {@code Retry-After}, so that a caller
-     * would wait minutes for an answer the wire already gave. A runner's own setting overrides
+     * limit on its own schedule, for longer than the endpoint's {@code Retry-After} asks, so that
+     * a caller would wait many minutes for an answer the wire already gave. A runner's own setting overrides
      * it; runs without the meter are never stopped this way.
      *
      * @return the number of 429s in a row that stops a run, or 0 for never

@@ -526,10 +526,10 @@ public final class HarnessRunner implements AutoCloseable {
          * model answer between) a metered run may take before the runner stops the harness, the
          * way it stops an idle one (the whole process tree), and ends the run {@code
          * rate-limited} with the retry time the endpoint sent ({@code meta.json}'s {@code
-         * termination} says who stopped it). For CLIs that retry a rate limit on their own
-         * fixed schedule, ignoring {@code Retry-After}, for many minutes. {@code 0} never stops a
+         * termination} says who stopped it). For CLIs that keep retrying a rate limit on their
+         * own schedule for many minutes, longer than the endpoint's {@code Retry-After} asks. {@code 0} never stops a
          * run. Unset (the default), each adapter's own {@link dev.harness4j.api.Harness#stopAfterRateLimits()}
-         * applies (0 for most; e.g. 2 for Qwen Code). Needs {@link #metering(boolean)} on.
+         * applies (0 for most; 4 for Qwen Code). Needs {@link #metering(boolean)} on.
          *
          * @param value 0 or more
          * @return this builder
