@@ -15,6 +15,7 @@ import dev.harness4j.api.Secret;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
+import dev.harness4j.core.process.Sandbox;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.testkit.RealCli;
@@ -105,7 +106,8 @@ class QwenEndToEndTest {
         String homeBefore = treeDigest(home);
         Map<String, String> baselineBefore = GitRepos.fingerprint(baseline);
 
-        Run run = run(model, provider(model));
+        // unconfined, so the CLI sees the fake HOME (the sandbox would give it an empty one of its own)
+        Run run = run(model, provider(model), Sandbox.OFF);
 
         assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("completed");
         assertThat(run.meta.path("changes").path("files")).extracting(JsonNode::asText).containsExactly("hello.txt");
@@ -201,6 +203,10 @@ class QwenEndToEndTest {
     }
 
     private Run run(String model, ResolvedProvider provider) throws Exception {
+        return run(model, provider, Sandbox.AUTO);
+    }
+
+    private Run run(String model, ResolvedProvider provider, Sandbox sandbox) throws Exception {
         List<String> out = new CopyOnWriteArrayList<>();
         List<String> err = new CopyOnWriteArrayList<>();
         ProviderResolver resolver = new ProviderResolver() {
@@ -220,6 +226,7 @@ class QwenEndToEndTest {
         RunRecord record;
         try (HarnessRunner runner = HarnessRunner.builder()
                 .stateDir(stateDir)
+                .sandbox(sandbox)
                 .environment(env)
                 .registry(HarnessRegistry.builder().add(new QwenHarness()).build())
                 .providers(resolver)
