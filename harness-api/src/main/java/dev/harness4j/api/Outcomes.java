@@ -13,7 +13,8 @@ public final class Outcomes {
 
     /**
      * The outcome a guard or start failure imposes regardless of what the harness printed:
-     * {@code timeout} for the guard's time limits, {@code budget} for its budget limits, {@code rate-limited} for its stop after too many 429s in a row, {@code bailed} for bail and shutdown, {@code error}
+     * {@code timeout} for the guard's time limits, {@code budget} for its budget limits, {@code
+     * rate-limited} for its stop after too many 429s in a row, {@code bailed} for bail and shutdown, {@code error}
      * when the process never started; empty when the process exited by itself.
      *
      * @param termination how the process ended
