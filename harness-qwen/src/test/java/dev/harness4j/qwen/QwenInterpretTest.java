@@ -91,7 +91,7 @@ class QwenInterpretTest {
 
     @Test
     void droppedStreamIsTransientWithTokensUnmeasuredNotZero() throws Exception {
-        HarnessResult r = interpret("drop", 0, NOTHING);
+        HarnessResult r = interpret("drop", 1, NOTHING);
 
         assertThat(r.outcome()).isEqualTo(Outcome.TRANSIENT);
         assertThat(r.reason()).contains("UND_ERR_SOCKET");
