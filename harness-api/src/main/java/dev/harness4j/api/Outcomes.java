@@ -13,7 +13,8 @@ public final class Outcomes {
 
     /**
      * The outcome a guard or start failure imposes regardless of what the harness printed:
-     * {@code timeout} for the guard's time limits, {@code budget} for its budget limits, {@code bailed} for bail and shutdown, {@code error}
+     * {@code timeout} for the guard's time limits, {@code budget} for its budget limits, {@code
+     * rate-limited} for its stop after too many 429s in a row, {@code bailed} for bail and shutdown, {@code error}
      * when the process never started; empty when the process exited by itself.
      *
      * @param termination how the process ended
@@ -25,6 +26,7 @@ public final class Outcomes {
             case BAILED, SHUTDOWN -> Optional.of(Outcome.BAILED);
             case START_FAILED -> Optional.of(Outcome.ERROR);
             case BUDGET -> Optional.of(Outcome.BUDGET);
+            case RATE_LIMITED -> Optional.of(Outcome.RATE_LIMITED);
             case EXITED -> Optional.empty();
         };
     }

@@ -26,7 +26,12 @@ public record Termination(Kind kind, String reason) {
         /** The process could not be started (e.g. the binary does not exist). */
         START_FAILED,
         /** The guard stopped it: the run's metered tokens, cost or model requests passed a budget limit. */
-        BUDGET
+        BUDGET,
+        /**
+         * The guard stopped it: its endpoint answered rate-limited (HTTP 429) more times in a row
+         * than the run allows, with no successful model answer between ({@link Harness#stopAfterRateLimits()}).
+         */
+        RATE_LIMITED
     }
 
     /**

@@ -107,6 +107,21 @@ class ValuesTest {
     }
 
     @Test
+    void theGuardsRateLimitStopImposesRateLimitedAndNoHarnessStopsByDefault() {
+        assertThat(Outcomes.fromTermination(new Termination(Termination.Kind.RATE_LIMITED, "stopped after 4 429s")))
+                .hasValue(Outcome.RATE_LIMITED);
+        assertThat(new Termination(Termination.Kind.RATE_LIMITED, null).stopped()).isTrue();
+        Harness plain = new Harness() {
+            @Override public String id() { return "plain"; }
+            @Override public CompletionMode completionMode() { return CompletionMode.OPAQUE; }
+            @Override public InstallInfo installInfo() { return new InstallInfo("plain", java.util.List.of(), "none"); }
+            @Override public Invocation prepare(HarnessContext context) { throw new UnsupportedOperationException(); }
+            @Override public HarnessResult interpret(Execution execution) { throw new UnsupportedOperationException(); }
+        };
+        assertThat(plain.stopAfterRateLimits()).as("never, unless the adapter says").isZero();
+    }
+
+    @Test
     void aServedModelVerdictOtherThanUnmeasuredNeedsTheAnsweringModels() {
         assertThat(ServedModel.exact("m", java.util.List.of()).verdict()).isEqualTo(ServedModel.Verdict.UNMEASURED);
         assertThat(ServedModel.exact("m", java.util.List.of("m")).verdict()).isEqualTo(ServedModel.Verdict.MATCH);

@@ -111,6 +111,8 @@ public final class HarnessRunner implements AutoCloseable {
     final Requirement requireLogin;
     /** Whether metered runs keep their model calls' bodies ({@link Builder#recordBodies}). */
     final boolean recordBodies;
+    /** How many 429s in a row stop a metered run ({@link Builder#stopAfterRateLimits}); null: the adapter's. */
+    final Integer stopAfterRateLimits;
     /** Told about every finished run, in order ({@link Builder#observer}). */
     final List<RunObserver> observers;
     final RunnerSandbox sandbox;
@@ -152,6 +154,7 @@ public final class HarnessRunner implements AutoCloseable {
         this.requireServedModel = b.requireServedModel;
         this.requireLogin = b.requireLogin;
         this.recordBodies = b.recordBodies;
+        this.stopAfterRateLimits = b.stopAfterRateLimits;
         this.observers = List.copyOf(b.observers);
         this.sandbox = new RunnerSandbox(b.sandbox, b.sandboxNetwork, b.bwrap, b.sandboxReadOnly, environment);
         this.prices = b.prices;
@@ -436,6 +439,7 @@ public final class HarnessRunner implements AutoCloseable {
         private Requirement requireServedModel = Requirement.OFF;
         private Requirement requireLogin = Requirement.OFF;
         private boolean recordBodies;
+        private Integer stopAfterRateLimits;
         private final List<RunObserver> observers = new ArrayList<>();
         private PriceList prices = PriceList.NONE;
         private GatewayOptions gateway = GatewayOptions.defaults();
@@ -514,6 +518,29 @@ public final class HarnessRunner implements AutoCloseable {
          */
         public Builder recordBodies(boolean value) {
             this.recordBodies = value;
+            return this;
+        }
+
+        /**
+         * How many rate-limited answers in a row (HTTP 429 on model requests, with no successful
+         * model answer between) a metered run may take before the runner stops the harness, the
+         * way it stops an idle one (the whole process tree), and ends the run {@code
+         * rate-limited} with the retry time the endpoint sent ({@code meta.json}'s {@code
+         * termination} says who stopped it). For CLIs that keep retrying a rate limit on their
+         * own schedule for many minutes, longer than the endpoint's {@code Retry-After} asks. {@code 0} never stops a
+         * run. Unset (the default), each adapter's own {@link dev.harness4j.api.Harness#stopAfterRateLimits()}
+         * applies (0 for most; 4 for Qwen Code). Needs {@link #metering(boolean)} on.
+         *
+         * @param value 0 or more
+         * @return this builder
+         * @throws IllegalArgumentException when {@code value} is negative
+         */
+        public Builder stopAfterRateLimits(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("stopAfterRateLimits must be 0 (never stop a run) or more, was "
+                        + value);
+            }
+            this.stopAfterRateLimits = value;
             return this;
         }
 

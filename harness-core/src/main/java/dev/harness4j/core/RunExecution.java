@@ -44,6 +44,8 @@ import dev.harness4j.core.internal.gateway.GatewayRun;
 import dev.harness4j.core.internal.meter.BodyRecorder;
 import dev.harness4j.core.internal.meter.MeterReport;
 import dev.harness4j.core.internal.meter.MeterRun;
+import dev.harness4j.core.internal.meter.RateLimitStop;
+import dev.harness4j.core.internal.meter.RequestRecord;
 import dev.harness4j.core.internal.meter.WireTruth;
 import dev.harness4j.core.internal.trajectory.RunTrajectory;
 import dev.harness4j.core.provider.ModelPrice;
@@ -78,6 +80,8 @@ final class RunExecution {
     private BranchPush branch;
     private Login login = Login.unknown();
     private MeterRun metered;
+    /** Stops the run after too many 429s in a row (meter-fed); never when unmetered. */
+    private RateLimitStop rateLimits = RateLimitStop.NEVER;
     private MeterReport wire;
     /** What the harness process did (for its trajectory), or null when it never ran. */
     private Execution execution;
@@ -256,7 +260,7 @@ final class RunExecution {
             if (wire != null) {
                 WireTruth.Applied applied = WireTruth.apply(result, wire, model, price, termination,
                         harness.completionMode());
-                result = applied.result();
+                result = rateLimits.settle(applied.result());
                 notes.addAll(applied.notes());
             }
             if (bailed.get() && termination.kind() == Termination.Kind.EXITED && result.outcome() != Outcome.BAILED) {
@@ -315,6 +319,8 @@ final class RunExecution {
 
     /** Opens the run's metering: activity and a passed budget go to the supervisor's guard. */
     private MeterRun openMeter(ResolvedProvider real) {
+        rateLimits = RateLimitStop.of(runner.stopAfterRateLimits, harness,
+                reason -> runner.supervisor.stop(runId, new Termination(Termination.Kind.RATE_LIMITED, reason)));
         MeterRun.Hooks hooks = new MeterRun.Hooks() {
             @Override
             public void activity() {
@@ -324,6 +330,11 @@ final class RunExecution {
             @Override
             public void budgetPassed(String reason) {
                 runner.supervisor.stop(runId, new Termination(Termination.Kind.BUDGET, reason));
+            }
+
+            @Override
+            public void requestEnded(RequestRecord r) {
+                rateLimits.ended(r);
             }
         };
         try {

@@ -20,8 +20,8 @@ class DiscoveryTest {
 
     @Test
     void discoversTheBundledAdaptersAndAThirdPartyOne() {
-        assertThat(registry.ids()).containsExactly("aider", "claude-code", "codex", "gemini", "mini-swe-agent", NotesAgentHarness.ID,
-                "opencode");
+        assertThat(registry.ids()).containsExactly("aider", "claude-code", "codex", "gemini", "mini-swe-agent",
+                NotesAgentHarness.ID, "opencode", "qwen-code");
         assertThat(registry.loadFailures()).isEmpty();
         assertThat(registry.require("claude-code").completionMode()).isEqualTo(CompletionMode.STRUCTURED);
         assertThat(registry.require("opencode").completionMode()).isEqualTo(CompletionMode.OPAQUE);
@@ -30,7 +30,7 @@ class DiscoveryTest {
 
     @ParameterizedTest
     @CsvSource({"claude-code, 2.1.197", "opencode, 1.18.33", "aider, 0.86.2", "codex, 0.169.0", "gemini, 0.61.0",
-        "mini-swe-agent, 2.4.6"})
+        "mini-swe-agent, 2.4.6", "qwen-code, 0.24.4"})
     void probesTheVersionOfEachRealInstalledCli(String id, String pinned) {
         Clis.require(registry.require(id));
 

@@ -40,6 +40,9 @@ public final class MeterRun implements AutoCloseable {
         /** A metered total passed a budget limit: stop the run. */
         void budgetPassed(String reason);
 
+        /** A request ended, as recorded (e.g. for {@link RateLimitStop}); by default ignored. */
+        default void requestEnded(RequestRecord r) {}
+
         /** Hears nothing. */
         Hooks NONE = new Hooks() {
             @Override
@@ -169,6 +172,7 @@ public final class MeterRun implements AutoCloseable {
             notifyAll();
         }
         hooks.activity();
+        hooks.requestEnded(r);
     }
 
     private void checkBudget() {

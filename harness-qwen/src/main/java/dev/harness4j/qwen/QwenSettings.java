@@ -1,0 +1,65 @@
+package dev.harness4j.qwen;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.harness4j.api.ApiStyle;
+import dev.harness4j.api.HarnessContext;
+import dev.harness4j.api.HarnessException;
+import dev.harness4j.api.ResolvedProvider;
+
+/**
+ * Renders the per-run {@code $QWEN_HOME/settings.json}: the OpenAI-compatible auth and the run's
+ * model, no usage statistics, no telemetry, no update check or nag, no chat recording, no
+ * background memory extraction or consolidation. Pure: returns text. The key never appears in it:
+ * it travels as the secret variable {@value #KEY_ENV}.
+ */
+final class QwenSettings {
+    /** The variable Qwen Code's {@code openai} auth reads the key from. */
+    static final String KEY_ENV = "OPENAI_API_KEY";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private QwenSettings() {}
+
+    /** Refuses an endpoint that does not serve the OpenAI API (the only one this adapter configures). */
+    static void requireOpenAi(ResolvedProvider provider) {
+        if (provider.usesCliLogin()) {
+            throw new HarnessException("qwen-code cannot use provider '" + provider.name() + "', the CLI's own login: "
+                    + "its runs use a private QWEN_HOME, so the user's Qwen login is never seen; "
+                    + "configure the provider with a base_url (and key_env)");
+        }
+        if (!provider.serves(ApiStyle.OPENAI)) {
+            throw new HarnessException("qwen-code cannot talk to provider '" + provider.name() + "': it serves "
+                    + provider.apiStyles() + ", but this adapter runs Qwen Code on the OpenAI chat completions API "
+                    + "(POST /v1/chat/completions); declare the endpoint's OpenAI API if it serves it, or run this "
+                    + "provider with another harness");
+        }
+    }
+
+    /** The settings file's text. */
+    static String render(HarnessContext context) {
+        requireOpenAi(context.provider());
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode general = root.putObject("general");
+        general.put("enableAutoUpdate", false);
+        general.put("disableAutoUpdate", true);
+        general.put("disableUpdateNag", true);
+        general.put("chatRecording", false);
+        root.putObject("privacy").put("usageStatisticsEnabled", false);
+        root.putObject("telemetry").put("enabled", false);
+        root.putObject("model").put("name", context.model());
+        // the background memory extraction (a model call after the answer, writing memory files)
+        // and its consolidation: not part of the task, and their tokens would be billed to it
+        ObjectNode memory = root.putObject("memory");
+        memory.put("enableManagedAutoMemory", false);
+        memory.put("enableManagedAutoDream", false);
+        ObjectNode security = root.putObject("security");
+        security.putObject("auth").put("selectedType", "openai");
+        security.putObject("folderTrust").put("enabled", false);
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("could not render Qwen Code settings", e);
+        }
+    }
+}
