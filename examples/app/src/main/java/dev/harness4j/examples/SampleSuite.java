@@ -59,8 +59,9 @@ final class SampleSuite {
     /**
      * What {@code model} answers to the task {@code taskId} in {@code harness}: one file written,
      * then the phase report the runner's prompt asks for ({@code .harness4j/report.json}), then a
-     * line said (mini-swe-agent: its submit command). Claude Code's write tool refuses to replace
-     * a file it has not read, so there the model removes the file with a shell call first. A
+     * line said (mini-swe-agent: its submit command). Claude Code's and Qwen Code's write tools
+     * refuse to replace a file they have not read, so there the model removes the file with a shell
+     * call first. A
      * harness without a write tool (Codex, mini-swe-agent) gets the writes as shell commands.
      */
     static Scenario scenario(String model, String taskId, String harness) {
@@ -81,14 +82,9 @@ final class SampleSuite {
             return Scenario.builder().say(file[0] + "\n```\n" + file[1] + "```\n" + PhaseReports.REPORT_FILE + "\n```\n"
                     + report + "\n```\n").usage(1200, 80, 0, 0).build();
         }
-        if (harness.equals("qwen-code")) { // qwen's write tool takes absolute paths only: it writes through its shell
-            return Scenario.builder().shell(heredoc(file[0], file[1])).usage(1200, 80, 0, 0)
-                    .shell(heredoc(PhaseReports.REPORT_FILE, report + "\n")).usage(1250, 40, 0, 0)
-                    .say("Wrote " + file[0] + ".").usage(1300, 25, 0, 0)
-                    .build();
-        }
         Scenario.Builder b = Scenario.builder();
-        if (harness.equals("claude-code") && (taskId.equals("multiply") || taskId.equals("mean"))) {
+        boolean readBeforeWrite = harness.equals("claude-code") || harness.equals("qwen-code");
+        if (readBeforeWrite && (taskId.equals("multiply") || taskId.equals("mean"))) {
             b.shell("rm -f " + file[0]).usage(1100, 30, 0, 0);
         }
         b.writeFile(file[0], file[1]).usage(1200, 80, 0, 0)
@@ -97,11 +93,5 @@ final class SampleSuite {
             return b.shell("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT").usage(1300, 25, 0, 0).build();
         }
         return b.say("Wrote " + file[0] + ".").usage(1300, 25, 0, 0).build();
-    }
-
-    /** A shell command that writes {@code content} (ending in a newline) to {@code path}, its directory made. */
-    private static String heredoc(String path, String content) {
-        return "mkdir -p \"$(dirname '" + path + "')\" && cat > '" + path + "' <<'HARNESS4J_EOF'\n" + content
-                + "HARNESS4J_EOF";
     }
 }

@@ -12,6 +12,7 @@ import dev.harness4j.opencode.OpencodeHarness;
 import dev.harness4j.codex.CodexHarness;
 import dev.harness4j.gemini.GeminiHarness;
 import dev.harness4j.miniswe.MiniSweAgentHarness;
+import dev.harness4j.qwen.QwenHarness;
 import java.util.List;
 import dev.harness4j.testkit.Clis;
 import java.io.ByteArrayOutputStream;
@@ -86,7 +87,8 @@ class BenchMainTest {
         Clis.require(new CodexHarness());
         Clis.require(new MiniSweAgentHarness());
         Clis.require(new GeminiHarness());
-        List<String> harnesses = List.of("codex", "mini-swe-agent", "gemini");
+        Clis.require(new QwenHarness());
+        List<String> harnesses = List.of("codex", "mini-swe-agent", "gemini", "qwen-code");
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
 
         int status = BenchMain.run(new String[] {"--state-dir", state.toString(), "--trials", "1", "--model", "scripted-a",

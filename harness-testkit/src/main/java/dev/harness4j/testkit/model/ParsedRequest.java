@@ -29,6 +29,9 @@ record ParsedRequest(String model, boolean stream, boolean includeUsage, List<To
 
     private static final Pattern WORKING_DIR = Pattern.compile(
             "(?m)^[\\s\\-*]*(?:Primary working directory|Working directory|Current working directory|cwd)\\s*:\\s*(\\S.*?)\\s*$");
+    /** Gemini CLI's and Qwen Code's session context, in a user message: "I'm currently working in the directory: /x". */
+    /** (In {@code conversation} it stands in JSON text: the path ends at white space, a quote or an escape.) */
+    private static final Pattern WORKING_IN = Pattern.compile("working in the directory:\\s*(/[^\\s\"\\\\]+)");
 
     ParsedRequest {
         tools = List.copyOf(tools);
@@ -42,11 +45,21 @@ record ParsedRequest(String model, boolean stream, boolean includeUsage, List<To
 
     /**
      * The working directory the client states in its prompts ({@code Primary working directory:
-     * /x} for Claude Code, {@code Working directory: /x} for opencode), if any.
+     * /x} for Claude Code, {@code Working directory: /x} for opencode, {@code I'm currently
+     * working in the directory: /x} in a user message for Gemini CLI and Qwen Code), if any.
      */
     Optional<String> workingDirectory() {
         Matcher m = WORKING_DIR.matcher(systemText);
-        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+        if (m.find()) {
+            return Optional.of(m.group(1));
+        }
+        for (String text : List.of(systemText, conversation)) {
+            Matcher in = WORKING_IN.matcher(text);
+            if (in.find()) {
+                return Optional.of(in.group(1));
+            }
+        }
+        return Optional.empty();
     }
 
     /** A fingerprint of the conversation within the client's session, or {@code null} without a session. */

@@ -79,6 +79,22 @@ class ChatCompletionsTest extends ProtocolTest {
     }
 
     @Test
+    void aWriteFileGetsTheAbsolutePathFromTheWorkingDirectoryQwenAndGeminiStateInAUserMessage() throws Exception {
+        String writeFile = "[{\"type\":\"function\",\"function\":{\"name\":\"write_file\",\"parameters\":{\"type\":"
+                + "\"object\",\"properties\":{\"file_path\":{\"type\":\"string\"},\"content\":{\"type\":\"string\"}}}}}]";
+        String messages = "[{\"role\":\"system\",\"content\":\"You are Qwen Code.\"},{\"role\":\"user\",\"content\":"
+                + "\"This is the Qwen Code. I'm currently working in the directory: /work/q-ws\\nHere is the folder structure\"},"
+                + "{\"role\":\"user\",\"content\":\"go\"}]";
+        server.script("m", Scenario.builder().writeFile("src/a.txt", "a\n").build());
+
+        JsonNode call = http.postJson("/v1/chat/completions", "{\"model\":\"m\",\"tools\":" + writeFile
+                + ",\"messages\":" + messages + "}").path("choices").path(0).path("message").path("tool_calls").path(0);
+
+        assertThat(Http.json(call.path("function").path("arguments").asText()).path("file_path").asText())
+                .isEqualTo("/work/q-ws/src/a.txt");
+    }
+
+    @Test
     void aStreamWithoutIncludeUsageCarriesNoUsageChunk() throws Exception {
         server.script("m", Scenario.builder().say("hello").build());
 
