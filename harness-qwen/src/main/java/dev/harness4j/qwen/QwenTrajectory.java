@@ -2,16 +2,12 @@ package dev.harness4j.qwen;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.harness4j.api.Execution;
+import dev.harness4j.api.StepReader;
 import dev.harness4j.api.TokenUsage;
 import dev.harness4j.api.TrajectoryStep;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * The agent steps of a run from Qwen Code's {@code stream-json} output, read lazily: one step per
@@ -21,44 +17,23 @@ import java.util.stream.StreamSupport;
  * input_tokens} include; none when a failed request printed zeros). Steps name no model: Qwen
  * Code's lines repeat the requested one whatever answered.
  */
-final class QwenTrajectory implements Iterator<TrajectoryStep> {
-    private final Iterator<String> lines;
+final class QwenTrajectory extends StepReader {
     private TrajectoryStep pending;
-    private TrajectoryStep ready;
-
-    private QwenTrajectory(Iterator<String> lines) {
-        this.lines = lines;
-    }
 
     static Stream<TrajectoryStep> of(Execution ex) {
-        Stream<String> lines = ex.stdoutLines();
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(new QwenTrajectory(lines.iterator()),
-                Spliterator.ORDERED), false).onClose(lines::close);
+        return new QwenTrajectory().steps(ex.stdoutLines());
     }
 
     @Override
-    public boolean hasNext() {
-        while (ready == null && lines.hasNext()) {
-            read(lines.next());
-        }
-        if (ready == null && pending != null) {
-            ready = pending;
+    protected void end() {
+        if (pending != null) {
+            emit(pending);
             pending = null;
         }
-        return ready != null;
     }
 
     @Override
-    public TrajectoryStep next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        TrajectoryStep s = ready;
-        ready = null;
-        return s;
-    }
-
-    private void read(String line) {
+    protected void line(String line) {
         String t = line.strip();
         if (!t.startsWith("{\"type\":\"assistant\"") && !t.startsWith("{\"type\":\"user\"")) {
             return;
@@ -69,7 +44,9 @@ final class QwenTrajectory implements Iterator<TrajectoryStep> {
         }
         JsonNode msg = n.path("message");
         if ("assistant".equals(n.path("type").asText())) {
-            ready = pending;
+            if (pending != null) {
+                emit(pending);
+            }
             StringBuilder text = new StringBuilder();
             StringBuilder thinking = new StringBuilder();
             List<TrajectoryStep.ToolCall> calls = new ArrayList<>();
