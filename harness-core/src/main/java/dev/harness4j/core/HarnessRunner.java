@@ -529,7 +529,8 @@ public final class HarnessRunner implements AutoCloseable {
          * termination} says who stopped it). For CLIs that keep retrying a rate limit on their
          * own schedule for many minutes, longer than the endpoint's {@code Retry-After} asks. {@code 0} never stops a
          * run. Unset (the default), each adapter's own {@link dev.harness4j.api.Harness#stopAfterRateLimits()}
-         * applies (0 for most; 4 for Qwen Code). Needs {@link #metering(boolean)} on.
+         * applies (0 for most). A value above 0 needs {@link #metering(boolean)} on: {@link #build()}
+         * refuses it with metering off.
          *
          * @param value 0 or more
          * @return this builder
@@ -707,6 +708,10 @@ public final class HarnessRunner implements AutoCloseable {
             if (requireLogin != Requirement.OFF && !loginProbe) {
                 throw new IllegalStateException("requireLogin(" + requireLogin + ") needs the login probe; remove "
                         + "loginProbe(false) or set requireLogin(Requirement.OFF)");
+            }
+            if (stopAfterRateLimits != null && stopAfterRateLimits > 0 && !metering) {
+                throw new IllegalStateException("stopAfterRateLimits(" + stopAfterRateLimits + ") needs metering: the "
+                        + "stop counts 429s on the wire; remove metering(false) or set stopAfterRateLimits(0)");
             }
             return new HarnessRunner(this);
         }

@@ -107,11 +107,14 @@ class RateLimitStopRunTest {
         return r;
     }
 
-    /** Answers 429 with {@code Retry-After: 30}, then 90, 150, ... seconds. */
+    /**
+     * Answers 429 with {@code Retry-After: 30}, then 90 seconds each time after (a third 429 that
+     * slips in while the stop kills the process says 90 too, so "the latest" stays 90).
+     */
     private void rateLimitEveryRequest() {
         upstream.on("/v1/chat/completions", ex -> {
             int n = calls.incrementAndGet();
-            ex.getResponseHeaders().set("retry-after", String.valueOf(30 + 60 * (n - 1)));
+            ex.getResponseHeaders().set("retry-after", n == 1 ? "30" : "90");
             Upstream.send(ex, 429, "application/json", LIMITED);
         });
     }
@@ -131,7 +134,7 @@ class RateLimitStopRunTest {
         assertThat(r.result().reason()).contains("stopped by harness4j after 2 rate-limited answers in a row",
                 "the curl-test adapter's stopAfterRateLimits() = 2");
         assertThat(calls.get()).as("stopped at the second 429, not after all 40").isBetween(2, 3);
-        // the second 429 said "retry-after: 90"; the first said 30
+        // the second (and any later) 429 said "retry-after: 90"; the first said 30
         assertThat(r.result().retryAt()).isBetween(before.plusSeconds(89), after.plusSeconds(91));
         JsonNode meta = new ObjectMapper().readTree(r.metaFile().toFile());
         assertThat(meta.path("termination").path("kind").asText()).isEqualTo("rate_limited");
@@ -183,5 +186,14 @@ class RateLimitStopRunTest {
         assertThatThrownBy(() -> HarnessRunner.builder().stopAfterRateLimits(-1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("stopAfterRateLimits must be 0 (never stop a run) or more, was -1");
+    }
+
+    @Test
+    void aLimitWithoutMeteringIsRefusedAtBuildAndZeroIsNot() {
+        assertThatThrownBy(() -> HarnessRunner.builder().metering(false).stopAfterRateLimits(3).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("stopAfterRateLimits(3) needs metering")
+                .hasMessageContaining("remove metering(false) or set stopAfterRateLimits(0)");
+        HarnessRunner.builder().stateDir(tmp.resolve("state")).metering(false).stopAfterRateLimits(0).build().close();
     }
 }

@@ -29,8 +29,11 @@ record ParsedRequest(String model, boolean stream, boolean includeUsage, List<To
 
     private static final Pattern WORKING_DIR = Pattern.compile(
             "(?m)^[\\s\\-*]*(?:Primary working directory|Working directory|Current working directory|cwd)\\s*:\\s*(\\S.*?)\\s*$");
-    /** Gemini CLI's and Qwen Code's session context, in a user message: "I'm currently working in the directory: /x". */
-    /** (In {@code conversation} it stands in JSON text: the path ends at white space, a quote or an escape.) */
+    /**
+     * Gemini CLI's and Qwen Code's session context, in a user message: "I'm currently working in
+     * the directory: /x". In {@code conversation} it stands in JSON text, so the path ends at white
+     * space, a quote or an escape (a directory with a space in its name is not found).
+     */
     private static final Pattern WORKING_IN = Pattern.compile("working in the directory:\\s*(/[^\\s\"\\\\]+)");
 
     ParsedRequest {

@@ -89,11 +89,11 @@ final class Planner {
         }
         String path = "'" + wf.path().replace("'", "'\\''") + "'";
         int slash = wf.path().lastIndexOf('/');
-        String mkdir = slash > 0 ? "mkdir -p '" + wf.path().substring(0, slash).replace("'", "'\\''") + "' && " : "";
+        String mkdir = slash > 0 ? "mkdir -p -- '" + wf.path().substring(0, slash).replace("'", "'\\''") + "' && " : "";
         boolean newline = wf.content().endsWith("\n");
         String body = newline ? wf.content() : wf.content() + "\n";
         String write = mkdir + "cat > " + path + " <<'" + delim + "'\n" + body + delim + "\n";
-        return newline ? write : write + "truncate -s -1 " + path + "\n";
+        return newline ? write : write + "truncate -s -1 -- " + path + "\n";
     }
 
     private Reply call(long id, String model, String tool, ObjectNode args, Usage usage) {
