@@ -8,9 +8,13 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -24,6 +28,9 @@ import org.slf4j.LoggerFactory;
 public final class MeterRelay implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MeterRelay.class);
     private static final int BUFFER = 64 * 1024;
+    private static final String PREFIX = "h4j-relay";
+    /** A relay dir younger than this is never swept: its socket may be being bound. */
+    private static final Duration STALE_AFTER = Duration.ofMinutes(1);
 
     private final Path dir;
     private final Path socket;
@@ -43,11 +50,62 @@ public final class MeterRelay implements AutoCloseable {
         t.start();
     }
 
-    /** Starts a relay to {@code 127.0.0.1:port} on a new socket in a new owner-only temp dir (short path). */
+    /**
+     * Starts a relay to {@code 127.0.0.1:port} on a new socket in a new owner-only temp dir (short
+     * path: a Unix socket's path is limited to ~100 bytes). The dirs of relays whose process died
+     * without closing them (kill -9) are swept first ({@link #sweepStale}).
+     */
     public static MeterRelay start(int port) throws IOException {
-        Path dir = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "h4j-relay",
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        sweepStale(tmp, STALE_AFTER);
+        Path dir = Files.createTempDirectory(tmp, PREFIX,
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         return new MeterRelay(dir, port);
+    }
+
+    /**
+     * Removes the relay dirs in {@code tmp} left by processes that died without closing their relay:
+     * older than {@code age} (a younger one may be binding its socket right now), and whose socket
+     * accepts no connection (a live relay always does). Dirs this user cannot read are left alone.
+     *
+     * @return how many dirs were removed
+     */
+    static int sweepStale(Path tmp, Duration age) {
+        int removed = 0;
+        Instant cutoff = Instant.now().minus(age);
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, PREFIX + "*")) {
+            for (Path dir : dirs) {
+                try {
+                    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+                            || Files.getLastModifiedTime(dir, LinkOption.NOFOLLOW_LINKS).toInstant().isAfter(cutoff)
+                            || listening(dir.resolve("meter.sock"))) {
+                        continue;
+                    }
+                    Files.deleteIfExists(dir.resolve("meter.sock"));
+                    Files.deleteIfExists(dir);
+                    removed++;
+                } catch (IOException e) {
+                    log.debug("left the relay dir {}: {}", dir, e.toString());
+                }
+            }
+        } catch (IOException e) {
+            log.debug("could not look for stale relay dirs in {}: {}", tmp, e.toString());
+        }
+        if (removed > 0) {
+            log.info("removed {} meter relay dir(s) in {} left by processes that died", removed, tmp);
+        }
+        return removed;
+    }
+
+    private static boolean listening(Path socket) {
+        if (!Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        try (SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** The Unix socket to bind into a sandbox. */
