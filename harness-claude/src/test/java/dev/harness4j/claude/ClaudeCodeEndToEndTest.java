@@ -17,6 +17,7 @@ import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.process.RunMarker;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.RealCli;
+import dev.harness4j.testkit.model.RecordedRequest;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.nio.file.Files;
@@ -160,6 +161,16 @@ class ClaudeCodeEndToEndTest {
         assertThat(meta.path("summary").asText()).isEqualTo("Wrote hello.txt.");
         assertThat(Files.readString(record.resultDir().resolve("transcript.log"))).doesNotContain(KEY);
         assertThat(baseline.resolve("hello.txt")).doesNotExist();
+        // from testkit's ClaudeCodeEndToEndTest, run once here: streamed Messages calls offering its tools
+        assertThat(server.played("e2e-write")).isEqualTo(2);
+        assertThat(server.requests(RecordedRequest.Kind.TURN)).filteredOn(t -> "e2e-write".equals(t.model()))
+                .hasSize(2).allSatisfy(t -> {
+                    assertThat(t.path()).isEqualTo("/v1/messages");
+                    assertThat(t.stream()).isTrue();
+                    assertThat(t.tools()).contains("Write", "Bash");
+                    assertThat(t.authHeaders()).contains("x-api-key");
+                    assertThat(t.toString()).doesNotContain(KEY);
+                });
     }
 
     @Test
