@@ -76,7 +76,6 @@ class ClaudeCodeEndToEndTest {
         baseline = GitRepos.withReadme(tmp.resolve("baseline"));
         runner = HarnessRunner.builder().stateDir(tmp.resolve("state"))
                 .providers(provider("scripted", KEY, AuthScheme.API_KEY),
-                        provider("scripted-wrong-key", "sk-wrong", AuthScheme.API_KEY),
                         provider("scripted-bearer", KEY, AuthScheme.BEARER))
                 .build();
     }
@@ -247,20 +246,6 @@ class ClaudeCodeEndToEndTest {
         assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("rate-limited");
         Instant retryAt = Instant.parse(meta.path("retry_at").asText());
         assertThat(retryAt).isBetween(before.plusSeconds(90), after.plusSeconds(91));
-    }
-
-    @Test
-    void aRefusedKeyIsAuth() throws Exception {
-        server.script("e2e-401", Scenario.builder().say("never reached").build());
-
-        JsonNode meta = meta(run("scripted-wrong-key", "e2e-401", Limits.NONE.withMaxRuntime(Duration.ofMinutes(2))));
-
-        assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("auth");
-        assertThat(meta.path("reason").asText()).contains("401");
-        // the envelope says 0 tokens and $0, but nothing answered: unmeasured, not 0
-        assertThat(meta.path("tokens").path("source").isNull()).as(meta.toPrettyString()).isTrue();
-        assertThat(meta.path("tokens").path("input").isNull()).isTrue();
-        assertThat(meta.path("cost").isNull()).isTrue();
     }
 
     @Test

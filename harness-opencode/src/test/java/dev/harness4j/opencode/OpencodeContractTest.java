@@ -60,7 +60,7 @@ class OpencodeContractTest extends HarnessContract {
         assertThat(own.path("input").asLong()).isEqualTo(tokens.path("input").asLong());
         assertThat(own.path("output").asLong()).isEqualTo(tokens.path("output").asLong());
         List<String> steps = new java.util.ArrayList<>(); // opencode's own per-step usage: the scripted one
-        for (String line : Files.readAllLines(run.resultDir().resolve("stdout.log"))) {
+        for (String line : Files.readAllLines(run.resultDir().resolve("transcript.log"))) {
             JsonNode e = line.startsWith("{") ? JSON.readTree(line) : null;
             if (e != null && "step_finish".equals(e.path("type").asText())) {
                 JsonNode t = e.path("part").path("tokens");
