@@ -246,6 +246,18 @@ class ClaudeCodeEndToEndTest {
         assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("rate-limited");
         Instant retryAt = Instant.parse(meta.path("retry_at").asText());
         assertThat(retryAt).isBetween(before.plusSeconds(90), after.plusSeconds(91));
+        // from examples' MeterEndToEndTest, run once here: the retry time is the 429's as the meter saw it
+        JsonNode last = null;
+        for (String line : Files.readAllLines(record.resultDir().resolve("requests.jsonl"))) {
+            JsonNode r = JSON.readTree(line);
+            if (r.path("status").asInt() == 429) {
+                last = r;
+            }
+        }
+        assertThat(last).as("a 429 in requests.jsonl").isNotNull();
+        Instant sent = Instant.parse(last.path("at").asText());
+        assertThat(retryAt).as("the 429's time %s plus its retry-after of 90 s", sent)
+                .isBetween(sent.plusSeconds(89), sent.plusSeconds(92));
     }
 
     @Test
