@@ -1,12 +1,31 @@
 package dev.harness4j.aider;
 
-import dev.harness4j.api.Harness;
-import dev.harness4j.testkit.contract.HarnessContract;
+import static org.assertj.core.api.Assertions.assertThat;
 
-/** The harness contract kit run for AiderHarness: offline checks, and three real runs of its CLI. */
+import dev.harness4j.api.Harness;
+import dev.harness4j.api.Outcome;
+import dev.harness4j.core.RunRecord;
+import dev.harness4j.testkit.bench.ScriptedProvider;
+import dev.harness4j.testkit.contract.HarnessContract;
+import dev.harness4j.testkit.model.RecordedRequest;
+import java.util.List;
+
+/**
+ * The harness contract kit run for AiderHarness: offline checks, and three real runs of its CLI.
+ * The failing run also checks that a refused key is {@code auth} although aider exits 0, so no
+ * other test runs that scenario again.
+ */
 class AiderContractTest extends HarnessContract {
     @Override
     protected Harness harness() {
         return new AiderHarness();
+    }
+
+    /** Was AiderEndToEndTest.aRefusedKeyIsAuth. */
+    @Override
+    protected void checkFailing(RunRecord run, List<RecordedRequest> requests) {
+        assertThat(run.result().outcome()).as(run.result().toString()).isEqualTo(Outcome.AUTH);
+        assertThat(run.exitCode()).as("aider's exit code hides the failure").isZero();
+        assertThat(run.result().reason()).contains("AuthenticationError").doesNotContain(ScriptedProvider.KEY);
     }
 }

@@ -17,6 +17,7 @@ import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.RealCli;
+import dev.harness4j.testkit.model.RecordedRequest;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.io.IOException;
@@ -77,7 +78,7 @@ class AiderEndToEndTest {
         runner = HarnessRunner.builder()
                 .stateDir(tmp.resolve("state"))
                 .registry(HarnessRegistry.fromServices())
-                .providers(resolver("scripted", KEY), resolver("scripted-wrong-key", "sk-not-the-key"))
+                .providers(resolver("scripted", KEY))
                 .pushBranches(false)
                 .build();
     }
@@ -160,6 +161,12 @@ class AiderEndToEndTest {
                 .isEqualTo(new TokenUsage(1200L, 56L, null, null, TokenUsage.Source.ADAPTER))
                 .isEqualTo(printedTokens(r, TokenUsage.Source.ADAPTER));
         assertThat(r.adapterResult().cost()).as("aider prices no scripted model").isNull();
+        // from testkit's AiderEndToEndTest, run once here: whole edit format, no tools; the key as a bearer token
+        assertThat(server.requests(RecordedRequest.Kind.TURN)).filteredOn(q -> "aider-clone".equals(q.model()))
+                .isNotEmpty().allSatisfy(q -> {
+                    assertThat(q.tools()).isEmpty();
+                    assertThat(q.authHeaders()).containsExactly("authorization");
+                });
         TokenUsage wire = r.result().tokens();
         assertThat(wire.source()).as("the run's figures come from the wire").isEqualTo(TokenUsage.Source.METERED);
         assertThat(wire.input()).as("the scripted call's 1234, plus aider's commit-message call").isGreaterThanOrEqualTo(1234L);
@@ -192,17 +199,6 @@ class AiderEndToEndTest {
     }
 
     @Test
-    void aRefusedKeyIsAuth() throws Exception {
-        server.script("aider-401", Scenario.builder().writeFile("hello.txt", "never\n").build());
-
-        RunRecord r = run("scripted-wrong-key", "aider-401", Isolation.CLONE, Map.of());
-
-        assertThat(r.result().outcome()).as("outcome; transcript:\n%s", transcript(r)).isEqualTo(Outcome.AUTH);
-        assertThat(r.exitCode()).as("aider's exit code hides the failure").isZero();
-        assertThat(r.result().reason()).contains("AuthenticationError").doesNotContain("sk-not-the-key");
-    }
-
-    @Test
     void anExceededContextWindowIsContextOverflow() throws Exception {
         server.script("aider-400", Scenario.builder().failContextLength().build());
 
@@ -210,43 +206,23 @@ class AiderEndToEndTest {
 
         assertThat(r.result().outcome()).as("outcome; transcript:\n%s", transcript(r)).isEqualTo(Outcome.CONTEXT_OVERFLOW);
         assertThat(r.changes().changed()).isFalse();
-        assertThat(transcript(r)).contains("Tokens:");
+        assertThat(transcript(r)).contains("Tokens:").containsIgnoringCase("context window");
         assertThat(r.result().tokens()).as("aider's pre-send count of a rejected request is no usage")
                 .isEqualTo(TokenUsage.unmeasured());
     }
 
     /**
-     * aider retries a 429 with a doubling delay for about a minute before it gives up, and
-     * LiteLLM's OpenAI client retries each of its attempts twice more (27 requests in all): the
-     * slowest test, started first so that the others run alongside it.
-     */
-    @Test
-    @Order(0)
-    void aRateLimitAiderGivesUpOnIsRateLimited() throws Exception {
-        Scenario.Builder s = Scenario.builder();
-        for (int i = 0; i < 40; i++) {
-            s.fail(429, "rate limit exceeded: scripted 429");
-        }
-        server.script("aider-429", s.build());
-
-        RunRecord r = run("scripted", "aider-429", Isolation.CLONE, Map.of());
-
-        assertThat(r.result().outcome()).as("outcome; transcript:\n%s", transcript(r)).isEqualTo(Outcome.RATE_LIMITED);
-        assertThat(transcript(r)).contains("Retrying in");
-        assertThat(r.changes().changed()).isFalse();
-        System.out.printf("aider e2e aider-429: %d model requests%n", server.requests().stream()
-                .filter(q -> "aider-429".equals(q.model())).count());
-    }
-
-    /**
      * A 429 whose body says when to come back ({@code Please try again in 20s}, OpenAI's wording)
-     * is rate-limited with that reset time. The {@code retry-after} header (1 s here, to keep the
+     * is rate-limited with that reset time. aider retries a 429 with a doubling delay for about a
+     * minute before it gives up, and LiteLLM's OpenAI client retries each of its attempts twice
+     * more: the slowest test, started first so that the others run alongside it. (It is the only
+     * 429 run of aider: a plain 429 without a wait went the same way and is no longer run apart.) The {@code retry-after} header (1 s here, to keep the
      * test short: LiteLLM's OpenAI client waits it out before each of its own retries) never
      * reaches aider's output, so the body's wait is the one the adapter can read; it is counted
      * from the moment aider gave up, which is when its process ended.
      */
     @Test
-    @Order(1)
+    @Order(0)
     void aRateLimitWithAWaitInItsBodyIsRateLimitedWithARetryAt() throws Exception {
         Scenario.Builder s = Scenario.builder();
         for (int i = 0; i < 60; i++) {
@@ -257,7 +233,8 @@ class AiderEndToEndTest {
         RunRecord r = run("scripted", "aider-429-wait", Isolation.CLONE, Map.of());
 
         assertThat(r.result().outcome()).as("outcome; transcript:\n%s", transcript(r)).isEqualTo(Outcome.RATE_LIMITED);
-        assertThat(transcript(r)).contains("Please try again in 20s");
+        assertThat(transcript(r)).contains("Please try again in 20s").contains("Retrying in");
+        assertThat(r.changes().changed()).isFalse();
         assertThat(r.result().retryAt()).as("retry-at; transcript:\n%s", transcript(r))
                 .isNotNull()
                 .isBetween(r.startedAt().plusSeconds(20), r.finishedAt().plusSeconds(20));
@@ -270,7 +247,7 @@ class AiderEndToEndTest {
      * ...}), retries for about a minute, then gives up. That is transient, not a no-op.
      */
     @Test
-    @Order(2)
+    @Order(1)
     void aConnectionDroppedMidAnswerIsTransient() throws Exception {
         Scenario.Builder s = Scenario.builder();
         for (int i = 0; i < 60; i++) {

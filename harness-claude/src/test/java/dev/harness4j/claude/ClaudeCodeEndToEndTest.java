@@ -17,6 +17,7 @@ import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.process.RunMarker;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.RealCli;
+import dev.harness4j.testkit.model.RecordedRequest;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.nio.file.Files;
@@ -75,7 +76,6 @@ class ClaudeCodeEndToEndTest {
         baseline = GitRepos.withReadme(tmp.resolve("baseline"));
         runner = HarnessRunner.builder().stateDir(tmp.resolve("state"))
                 .providers(provider("scripted", KEY, AuthScheme.API_KEY),
-                        provider("scripted-wrong-key", "sk-wrong", AuthScheme.API_KEY),
                         provider("scripted-bearer", KEY, AuthScheme.BEARER))
                 .build();
     }
@@ -160,6 +160,16 @@ class ClaudeCodeEndToEndTest {
         assertThat(meta.path("summary").asText()).isEqualTo("Wrote hello.txt.");
         assertThat(Files.readString(record.resultDir().resolve("transcript.log"))).doesNotContain(KEY);
         assertThat(baseline.resolve("hello.txt")).doesNotExist();
+        // from testkit's ClaudeCodeEndToEndTest, run once here: streamed Messages calls offering its tools
+        assertThat(server.played("e2e-write")).isEqualTo(2);
+        assertThat(server.requests(RecordedRequest.Kind.TURN)).filteredOn(t -> "e2e-write".equals(t.model()))
+                .hasSize(2).allSatisfy(t -> {
+                    assertThat(t.path()).isEqualTo("/v1/messages");
+                    assertThat(t.stream()).isTrue();
+                    assertThat(t.tools()).contains("Write", "Bash");
+                    assertThat(t.authHeaders()).contains("x-api-key");
+                    assertThat(t.toString()).doesNotContain(KEY);
+                });
     }
 
     @Test
@@ -236,20 +246,18 @@ class ClaudeCodeEndToEndTest {
         assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("rate-limited");
         Instant retryAt = Instant.parse(meta.path("retry_at").asText());
         assertThat(retryAt).isBetween(before.plusSeconds(90), after.plusSeconds(91));
-    }
-
-    @Test
-    void aRefusedKeyIsAuth() throws Exception {
-        server.script("e2e-401", Scenario.builder().say("never reached").build());
-
-        JsonNode meta = meta(run("scripted-wrong-key", "e2e-401", Limits.NONE.withMaxRuntime(Duration.ofMinutes(2))));
-
-        assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("auth");
-        assertThat(meta.path("reason").asText()).contains("401");
-        // the envelope says 0 tokens and $0, but nothing answered: unmeasured, not 0
-        assertThat(meta.path("tokens").path("source").isNull()).as(meta.toPrettyString()).isTrue();
-        assertThat(meta.path("tokens").path("input").isNull()).isTrue();
-        assertThat(meta.path("cost").isNull()).isTrue();
+        // from examples' MeterEndToEndTest, run once here: the retry time is the 429's as the meter saw it
+        JsonNode last = null;
+        for (String line : Files.readAllLines(record.resultDir().resolve("requests.jsonl"))) {
+            JsonNode r = JSON.readTree(line);
+            if (r.path("status").asInt() == 429) {
+                last = r;
+            }
+        }
+        assertThat(last).as("a 429 in requests.jsonl").isNotNull();
+        Instant sent = Instant.parse(last.path("at").asText());
+        assertThat(retryAt).as("the 429's time %s plus its retry-after of 90 s", sent)
+                .isBetween(sent.plusSeconds(89), sent.plusSeconds(92));
     }
 
     @Test

@@ -1,14 +1,13 @@
 package dev.harness4j.core;
 
 import dev.harness4j.api.Harness;
-import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.HarnessNotInstalledException;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.VersionProbe;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,12 +22,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Finds harness CLIs and asks their versions. Looks, in order, at a path configured for the
  * harness id, the tools cache that {@code scripts/install-clis.sh} fills ({@code
  * $HARNESS4J_TOOLS/bin}, default {@code ~/.cache/harness4j/tools/bin}), then {@code PATH}.
+ * A version probe runs with {@code HOME}, the XDG base directories and {@code TMPDIR} in a
+ * throwaway directory deleted afterwards: some CLIs write their state even for {@code --version}.
  * Immutable and thread-safe.
  *
  * <pre>{@code
@@ -46,12 +46,14 @@ public final class Installations {
     private final Map<String, Path> configured;
     private final List<Path> searchDirs;
     private final Duration versionTimeout;
+    private final Map<String, String> environment; // null: the JVM's
     private final Map<String, Map<String, Object>> identities = new ConcurrentHashMap<>();
 
     private Installations(Builder b) {
         this.configured = Map.copyOf(b.configured);
         this.searchDirs = List.copyOf(b.searchDirs);
         this.versionTimeout = b.versionTimeout;
+        this.environment = b.environment == null ? null : Map.copyOf(b.environment);
     }
 
     /** The default lookup: the tools cache, then {@code PATH}. */
@@ -176,44 +178,9 @@ public final class Installations {
         return "'" + harness.installInfo().binary() + "' was not found in " + searchDirs;
     }
 
+    /** The version probe, in a throwaway home so that no CLI writes the user's (see {@link VersionProbe}). */
     private Optional<String> probeVersion(Path exe, List<String> args) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(exe.toString());
-        cmd.addAll(args);
-        Process p = null;
-        try {
-            Path out = Files.createTempFile("harness4j-version", ".txt");
-            try {
-                p = new ProcessBuilder(cmd)
-                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                        .redirectErrorStream(true)
-                        .redirectOutput(out.toFile())
-                        .start();
-                if (!p.waitFor(versionTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                    throw new HarnessException("version probe " + cmd + " did not finish within "
-                            + versionTimeout.toSeconds() + " s");
-                }
-                if (p.exitValue() != 0) {
-                    return Optional.empty();
-                }
-                try (InputStream in = Files.newInputStream(out)) {
-                    String text = new String(in.readNBytes(4096), StandardCharsets.UTF_8).strip();
-                    return text.isEmpty() ? Optional.empty() : Optional.of(text.lines().findFirst().orElse(text));
-                }
-            } finally {
-                Files.deleteIfExists(out);
-            }
-        } catch (IOException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        } finally {
-            if (p != null && p.isAlive()) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-            }
-        }
+        return VersionProbe.run(exe, args, versionTimeout, environment);
     }
 
     /** Builds {@link Installations}. */
@@ -222,6 +189,7 @@ public final class Installations {
         private final List<Path> searchDirs = new ArrayList<>();
         private Duration versionTimeout = DEFAULT_VERSION_TIMEOUT;
         private boolean useDefaults = true;
+        private Map<String, String> environment;
 
         private Builder() {}
 
@@ -240,6 +208,15 @@ public final class Installations {
         /** Searches only the directories given with {@link #searchDir}, not the tools cache or {@code PATH}. */
         public Builder noDefaultSearch() {
             useDefaults = false;
+            return this;
+        }
+
+        /**
+         * The variables a version probe starts with instead of the JVM's; {@code HOME}, the XDG
+         * base directories and {@code TMPDIR} are replaced by a throwaway home either way.
+         */
+        public Builder environment(Map<String, String> variables) {
+            this.environment = Map.copyOf(Objects.requireNonNull(variables, "variables"));
             return this;
         }
 

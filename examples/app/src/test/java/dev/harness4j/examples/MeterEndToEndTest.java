@@ -54,6 +54,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The metering proxy with the real CLIs (claude-code, opencode, aider) against the scripted model
  * server, through {@link HarnessRunner} with metering on (the default): the tokens, cost, served
  * model and error class in {@code meta.json} come from the wire, the same way for every harness.
+ * A scenario an adapter module already runs through the meter with the same CLI (Claude Code's
+ * answering-model mismatch, its 429 with the wire's retry time) is not run again here.
  */
 class MeterEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -207,8 +209,9 @@ class MeterEndToEndTest {
         assertThat(requests(record)).anySatisfy(r -> assertThat(r.path("requested_model").asText()).isEqualTo(model));
     }
 
+    /** Claude Code's mismatch runs once, in harness-claude's ClaudeCodeEndToEndTest.anotherAnsweringModelIsAMismatch. */
     @ParameterizedTest
-    @ValueSource(strings = {"claude-code", "opencode", "aider"})
+    @ValueSource(strings = {"opencode", "aider"})
     void anotherAnsweringModelIsAMismatchFromTheWire(String harness) throws Exception {
         String model = "meter-swap-" + harness;
         server.script(model, Scenario.builder().answerAs("impostor-model-7b")
@@ -219,31 +222,6 @@ class MeterEndToEndTest {
         JsonNode served = meta(record).path("served_model");
         assertThat(served.path("verdict").asText()).as(served.toString()).isEqualTo("mismatch");
         assertThat(served.path("answered")).extracting(JsonNode::asText).contains("impostor-model-7b");
-    }
-
-    /**
-     * Claude Code through the meter (its own retries off): a 429 with {@code retry-after} is
-     * rate-limited, its retry time the 429's arrival plus the header's wait, as the meter read it.
-     */
-    @Test
-    void aClaudeRateLimitIsRateLimitedWithTheRetryAtTheWireGave() throws Exception {
-        String model = "meter-429-claude";
-        Scenario.Builder s = Scenario.builder();
-        for (int i = 0; i < 8; i++) {
-            s.failRateLimited(Duration.ofSeconds(90));
-        }
-        server.script(model, s.build());
-
-        RunRecord record = run("claude-code", ScriptedProvider.NAME, model, LIMITS);
-
-        JsonNode meta = meta(record);
-        assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("rate-limited");
-        JsonNode last = requests(record).stream().filter(r -> r.path("status").asInt() == 429)
-                .reduce((a, b) -> b).orElseThrow();
-        java.time.Instant sent = java.time.Instant.parse(last.path("at").asText());
-        java.time.Instant retryAt = java.time.Instant.parse(meta.path("retry_at").asText());
-        assertThat(retryAt).as("the 429's time %s plus its retry-after of 90 s", sent)
-                .isBetween(sent.plusSeconds(89), sent.plusSeconds(92));
     }
 
     /** Claude Code through the meter: a connection dropped mid-answer is transient. */

@@ -26,6 +26,11 @@ public record Catalogue(String provider, URI endpoint, Shape shape, List<String>
         /** OpenAI / Anthropic / LiteLLM {@code GET /v1/models}: {@code {"data": [{"id": ...}]}}. */
         DATA_IDS,
         /** Ollama {@code GET /api/tags}: {@code {"models": [{"name": ...}]}}. */
-        MODELS_NAMES
+        MODELS_NAMES,
+        /**
+         * Google's Gemini API {@code GET /v1beta/models}: {@code {"models": [{"name": "models/<id>"}]}},
+         * the ids without {@code models/}.
+         */
+        GEMINI_MODELS
     }
 }

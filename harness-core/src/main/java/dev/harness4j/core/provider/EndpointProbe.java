@@ -91,21 +91,44 @@ final class EndpointProbe {
         return List.copyOf(catalogueEndpoints(c).keySet());
     }
 
-    /** The catalogue URLs, each with whether it is the provider's {@code /v1/models} (not Ollama's tags). */
-    private static Map<URI, Boolean> catalogueEndpoints(ProviderConfig c) {
+    /** Which list an endpoint is. */
+    private enum Route {
+        /** The provider's own {@code /v1/models} (OpenAI, Anthropic, LiteLLM). */
+        MODELS,
+        /** Ollama's {@code /api/tags}. */
+        TAGS,
+        /** Google's {@code /v1beta/models}, key in {@code x-goog-api-key} ({@link GeminiModels}). */
+        GEMINI
+    }
+
+    /**
+     * The catalogue URLs in the order tried: Google's list first when the provider serves the
+     * Gemini style (only it when that is the provider's one style: Google answers nothing else),
+     * Ollama's first for an Ollama-only provider.
+     */
+    private static Map<URI, Route> catalogueEndpoints(ProviderConfig c) {
+        Map<URI, Route> out = new LinkedHashMap<>();
+        if (c.serves(ApiStyle.GEMINI)) {
+            out.put(GeminiModels.listUrl(c), Route.GEMINI);
+            if (c.apiStyles().equals(Set.of(ApiStyle.GEMINI))) {
+                return out;
+            }
+        }
         String base = ProviderConfig.trimSlashes(c.baseUrl().toString());
         URI models = URI.create(base.endsWith("/v1") ? base + "/models" : base + "/v1/models");
         URI tags = URI.create(ProviderConfig.trimSlashes(c.rootUrl().toString()) + "/api/tags");
-        boolean ollamaOnly = c.apiStyles().equals(Set.of(ApiStyle.OLLAMA));
-        Map<URI, Boolean> out = new LinkedHashMap<>();
-        if (ollamaOnly) {
-            out.put(tags, false);
-            out.put(models, true);
+        if (c.apiStyles().equals(Set.of(ApiStyle.OLLAMA))) {
+            out.put(tags, Route.TAGS);
+            out.put(models, Route.MODELS);
         } else {
-            out.put(models, true);
-            out.put(tags, false);
+            out.put(models, Route.MODELS);
+            out.put(tags, Route.TAGS);
         }
         return out;
+    }
+
+    private static Map<String, String> headers(ProviderConfig c, Route route, Secret key) {
+        return route == Route.GEMINI ? GeminiModels.headers(key) : headers(c, route == Route.MODELS, key);
     }
 
     /**
@@ -135,8 +158,9 @@ final class EndpointProbe {
     Catalogue catalogue(ProviderConfig c, Secret key, Duration timeout) {
         List<String> attempts = new ArrayList<>();
         Exception last = null;
-        for (Map.Entry<URI, Boolean> endpoint : catalogueEndpoints(c).entrySet()) {
+        for (Map.Entry<URI, Route> endpoint : catalogueEndpoints(c).entrySet()) {
             URI url = endpoint.getKey();
+            boolean gemini = endpoint.getValue() == Route.GEMINI;
             Map<String, String> headers = headers(c, endpoint.getValue(), key);
             List<String> ids = new ArrayList<>();
             Catalogue.Shape shape = null;
@@ -150,19 +174,32 @@ final class EndpointProbe {
                     break;
                 }
                 if (a.status / 100 != 2) {
-                    failure = "GET " + page + ": HTTP " + a.status + authHint(a.status, c, key);
+                    failure = "GET " + page + ": HTTP " + a.status + authHint(a.status, a.body, gemini, c, key)
+                            + (gemini ? ": " + snippet(a.body, key) : "");
                     break;
                 }
                 JsonNode root = parse(a.body);
-                Catalogue.Shape s = root == null ? null : shape(root);
+                Catalogue.Shape s = root == null ? null : gemini ? (GeminiModels.isList(root) ? Catalogue.Shape.GEMINI_MODELS : null)
+                        : shape(root);
                 if (s == null) {
-                    failure = "GET " + page + ": HTTP " + a.status + " but not a model list ({\"data\":[{\"id\"}]} or"
-                            + " {\"models\":[{\"name\"}]}): " + snippet(a.body, key);
+                    failure = "GET " + page + ": HTTP " + a.status + " but not a model list ("
+                            + (gemini ? "{\"models\":[{\"name\":\"models/..\"}]}" : "{\"data\":[{\"id\"}]} or {\"models\":[{\"name\"}]}")
+                            + "): " + snippet(a.body, key);
                     break;
                 }
                 shape = s;
                 ids.addAll(s == Catalogue.Shape.DATA_IDS ? ids(root.path("data"), "id")
-                        : ids(root.path("models"), "name", "model"));
+                        : gemini ? GeminiModels.ids(root) : ids(root.path("models"), "name", "model"));
+                URI next = gemini ? GeminiModels.nextPage(url, root) : null;
+                if (gemini && next != null && pages < MAX_CATALOGUE_PAGES) {
+                    page = next;
+                    continue;
+                }
+                if (gemini && next != null) {
+                    failure = "GET " + url + ": the model list goes on after " + MAX_CATALOGUE_PAGES + " pages ("
+                            + ids.size() + " models so far, nextPageToken still given); not using a partial list";
+                    break;
+                }
                 if (s != Catalogue.Shape.DATA_IDS || !root.path("has_more").asBoolean(false)) {
                     break;
                 }
@@ -192,13 +229,13 @@ final class EndpointProbe {
     HealthCheck health(ProviderConfig c, Secret key, Duration timeout) {
         long start = System.nanoTime();
         String healthPath = c.healthPath() != null ? c.healthPath() : c.gateway() != null ? GATEWAY_HEALTH_PATH : null;
-        Map<URI, Boolean> urls = healthPath != null
-                ? Map.of(URI.create(ProviderConfig.trimSlashes(c.rootUrl().toString()) + healthPath), true)
+        Map<URI, Route> urls = healthPath != null
+                ? Map.of(URI.create(ProviderConfig.trimSlashes(c.rootUrl().toString()) + healthPath), Route.MODELS)
                 : catalogueEndpoints(c);
         URI reported = urls.keySet().iterator().next();
         Integer status = null;
         String detail = null;
-        for (Map.Entry<URI, Boolean> endpoint : urls.entrySet()) {
+        for (Map.Entry<URI, Route> endpoint : urls.entrySet()) {
             URI url = endpoint.getKey();
             Answer a = get(url, headers(c, endpoint.getValue(), key), timeout);
             if (a.failure == null && a.status / 100 == 2) {
@@ -212,7 +249,8 @@ final class EndpointProbe {
                 reported = url;
                 status = a.failure == null ? a.status : null;
                 detail = a.failure != null ? a.failure
-                        : "HTTP " + a.status + authHint(a.status, c, key) + ": " + snippet(a.body, key);
+                        : "HTTP " + a.status + authHint(a.status, a.body, endpoint.getValue() == Route.GEMINI, c, key)
+                                + ": " + snippet(a.body, key);
             }
         }
         HealthCheck h = new HealthCheck(c.name(), reported, status, false, detail,
@@ -221,8 +259,9 @@ final class EndpointProbe {
         return h;
     }
 
-    private static String authHint(int status, ProviderConfig c, Secret key) {
-        if (status != 401 && status != 403) {
+    private static String authHint(int status, String body, boolean gemini, ProviderConfig c, Secret key) {
+        boolean refused = gemini ? GeminiModels.keyRefused(status, body) : status == 401 || status == 403;
+        if (!refused) {
             return "";
         }
         if (c.gateway() != null) {

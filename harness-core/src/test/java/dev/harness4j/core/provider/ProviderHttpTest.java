@@ -141,6 +141,32 @@ class ProviderHttpTest {
     }
 
     @Test
+    void googlesModelListIsFollowedByItsNextPageTokenWithTheKeyInTheHeaderOnly() {
+        server.createContext("/v1beta/models", ex -> {
+            requests.add(ex.getRequestURI().toString());
+            headersByPath.put(ex.getRequestURI().toString(), ex.getRequestHeaders());
+            boolean second = "tok/2=".equals(query(ex.getRequestURI()).get("pageToken"));
+            respond(ex, 200, second ? "{\"models\":[{\"name\":\"models/gemini-c\"}]}"
+                    : "{\"models\":[{\"name\":\"models/gemini-b\"},{\"name\":\"models/gemini-a\"}],"
+                            + "\"nextPageToken\":\"tok/2=\"}");
+        });
+        Providers providers = Providers.builder().add(ProviderConfig.builder("google").apiStyles(ApiStyle.GEMINI)
+                .baseUrl(base("")).key("GEMINI_API_KEY", AuthScheme.BEARER).build())
+                .environment(Map.of("GEMINI_API_KEY", KEY)).build();
+
+        Catalogue cat = providers.fetchCatalogue("google");
+
+        assertThat(cat.shape()).isEqualTo(Catalogue.Shape.GEMINI_MODELS);
+        assertThat(cat.models()).containsExactly("gemini-a", "gemini-b", "gemini-c");
+        assertThat(requests).hasSize(2);
+        assertThat(requests.get(1)).contains("pageToken=tok%2F2%3D").contains("pageSize=").doesNotContain(KEY);
+        for (Headers h : headersByPath.values()) {
+            assertThat(h.getFirst("x-goog-api-key")).isEqualTo(KEY);
+            assertThat(h.containsKey("authorization")).isFalse();
+        }
+    }
+
+    @Test
     void aModelListThatNeverEndsFailsAfterTheMaximumOfPagesInsteadOfBeingCut() {
         server.createContext("/v1/models", ex -> {
             requests.add(ex.getRequestURI().toString());

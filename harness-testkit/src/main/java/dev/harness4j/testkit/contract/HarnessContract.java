@@ -16,6 +16,7 @@ import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.testkit.RealCli;
 import dev.harness4j.testkit.bench.ScriptedProvider;
+import dev.harness4j.testkit.model.RecordedRequest;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -48,7 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Override {@link #cli()} to run a CLI that is not on {@code PATH}, {@link #completedScenario()}
  * when the default script does not drive your CLI, and {@link #usesModel()} for a CLI that never
- * calls a model.
+ * calls a model. {@link #checkCompleted} and {@link #checkFailing} add an adapter's own checks to
+ * the contract's real runs, so that the same scenario is not run a second time elsewhere.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class HarnessContract {
@@ -144,6 +147,27 @@ public abstract class HarnessContract {
         return Map.of();
     }
 
+    /**
+     * More checks of the completed run, for what the adapter shows beyond the contract (its
+     * outcome details, tokens, the requests its CLI sent): they run on the contract's run rather
+     * than in a second real-CLI run of the same scenario. Nothing by default.
+     *
+     * @param run the run of {@link #completedScenario()}, already checked by the contract
+     * @param requests what the scripted server received for it, in order
+     * @throws Exception when a check cannot read what it needs
+     */
+    protected void checkCompleted(RunRecord run, List<RecordedRequest> requests) throws Exception {}
+
+    /**
+     * More checks of the failing run ({@link #failingScenario()}: 401 answers), e.g. which error
+     * class exactly. Nothing by default.
+     *
+     * @param run the run, already checked by the contract
+     * @param requests what the scripted server received for it, in order
+     * @throws Exception when a check cannot read what it needs
+     */
+    protected void checkFailing(RunRecord run, List<RecordedRequest> requests) throws Exception {}
+
     @BeforeAll
     final void startServer() {
         server = ScriptedModelServer.start().requireKey(ScriptedProvider.KEY);
@@ -199,7 +223,7 @@ public abstract class HarnessContract {
     /** A scripted task that completes gives {@code completed}, the change in the diff, no zero for unmeasured. */
     @Test
     @RealCli
-    void completedTaskGivesCompletedAndTheChange() {
+    void completedTaskGivesCompletedAndTheChange() throws Exception {
         RunRecord r = run("contract-completed", completedScenario(), limits());
         assertThat(r.result().outcome()).as(describe(r)).isEqualTo(Outcome.COMPLETED);
         assertThat(r.changes().files()).as(describe(r)).contains(expectedChange());
@@ -211,16 +235,18 @@ public abstract class HarnessContract {
         assertThat(r.sections().get("cli")).as("meta.json's cli section: which binary ran").asInstanceOf(
                 org.assertj.core.api.InstanceOfAssertFactories.MAP).containsKey("version")
                 .extractingByKey("sha256").asString().hasSize(64);
+        checkCompleted(r, requests("contract-completed"));
     }
 
     /** An endpoint that answers 401 gives an error class, never success. */
     @Test
     @RealCli
-    void failingEndpointGivesAnErrorClass() {
+    void failingEndpointGivesAnErrorClass() throws Exception {
         Assumptions.assumeTrue(usesModel(), "the CLI calls no model");
         RunRecord r = run("contract-failing", failingScenario(), limits());
         assertThat(r.result().outcome()).as(describe(r)).isIn(ERROR_CLASSES);
         HarnessChecks.noZeroForUnmeasured(r.adapterResult().tokens(), "the adapter's");
+        checkFailing(r, requests("contract-failing"));
     }
 
     /** A run past its max runtime times out and leaves no process carrying its marker. */
@@ -255,6 +281,10 @@ public abstract class HarnessContract {
                 .providers(new ScriptedProvider(server)).build()) {
             return runner.run(spec.build());
         }
+    }
+
+    private List<RecordedRequest> requests(String model) {
+        return server.requests().stream().filter(q -> model.equals(q.model())).toList();
     }
 
     private static String describe(RunRecord r) {

@@ -54,6 +54,46 @@ final class GeminiApi implements Protocol {
         return method.equals("generateContent") ? new GeminiApi(json, m.group(1), false) : null;
     }
 
+    /** {@code GET /v1beta/models} (also {@code v1alpha}): Google's model list. */
+    static final Pattern LIST_PATH = Pattern.compile("/v1(?:beta|alpha)/models");
+
+    /** Whether the path is Google's model list, {@code /v1beta/models}. */
+    static boolean isModelList(String path) {
+        return LIST_PATH.matcher(path).matches();
+    }
+
+    /**
+     * The answer to a model list, as Google gives it: {@code {"models":[{"name":"models/<id>", ...}]}}
+     * in one page (no {@code nextPageToken}); or, for a key that is not the required one, Google's
+     * own refusals: no key → 403 {@code PERMISSION_DENIED}, a wrong key → 400 {@code
+     * INVALID_ARGUMENT} "API key not valid".
+     *
+     * @param models the ids served
+     * @param key the key presented, or {@code null}
+     * @param authorized whether the server accepts {@code key}
+     * @return the HTTP status and the body
+     */
+    Listing modelList(List<String> models, String key, boolean authorized) {
+        if (!authorized) {
+            return key == null
+                    ? new Listing(403, error(403, "Method doesn't allow unregistered callers (callers without"
+                            + " established identity). Please use API Key or other form of API consumer identity to"
+                            + " call this API."))
+                    : new Listing(400, error(400, "API key not valid. Please pass a valid API key."));
+        }
+        ObjectNode root = json.createObjectNode();
+        ArrayNode list = root.putArray("models");
+        for (String m : models) {
+            ObjectNode entry = list.addObject().put("name", "models/" + m).put("version", "001")
+                    .put("displayName", m).put("inputTokenLimit", 1048576).put("outputTokenLimit", 65536);
+            entry.putArray("supportedGenerationMethods").add("generateContent").add("countTokens");
+        }
+        return new Listing(200, root);
+    }
+
+    /** An HTTP status and the JSON body to send with it. */
+    record Listing(int status, ObjectNode body) {}
+
     /** Whether the path is a Gemini {@code :countTokens} call. */
     static boolean isCountTokens(String path) {
         Matcher m = PATH.matcher(path);

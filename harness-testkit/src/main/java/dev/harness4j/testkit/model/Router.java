@@ -128,6 +128,10 @@ final class Router implements HttpHandler {
                 return;
             }
             sendJson(ex, 200, gemini.countTokens(req), rec);
+        } else if (get && GeminiApi.isModelList(path)) {
+            rec.protocol = "gemini-models";
+            GeminiApi.Listing list = GeminiApi.plain(json).modelList(server.scriptedModels(), key, server.authorized(key));
+            sendJson(ex, list.status(), list.body(), rec);
         } else if (post && path.equals("/v1/messages/count_tokens")) {
             rec.protocol = "count-tokens";
             JsonNode req = parse(ex, body, server.anthropic(), rec);

@@ -64,37 +64,6 @@ class ClaudeCodeEndToEndTest {
     }
 
     @Test
-    void writeFileScenarioMakesClaudeWriteTheFileWithExactContentAndReportTheScriptedUsage() throws Exception {
-        Path repo = CliProcess.gitRepo(tmp.resolve("repo"));
-        server.script(MODEL, Scenario.builder()
-                .writeFile("docs/hello.txt", "hello from the script\nsecond line\n").usage(100, 20, 30, 40)
-                .say("Wrote docs/hello.txt.").usage(110, 5, 0, 0)
-                .build());
-
-        CliProcess.Result r = runClaude(repo, "Create docs/hello.txt");
-
-        assertThat(r.exitCode()).as(r.both()).isZero();
-        assertThat(repo.resolve("docs/hello.txt")).hasContent("hello from the script\nsecond line\n");
-        JsonNode env = envelope(r);
-        assertThat(env.path("is_error").asBoolean()).isFalse();
-        assertThat(env.path("result").asText()).isEqualTo("Wrote docs/hello.txt.");
-        JsonNode usage = env.path("usage");
-        assertThat(usage.path("input_tokens").asLong()).isEqualTo(210);
-        assertThat(usage.path("output_tokens").asLong()).isEqualTo(25);
-        assertThat(usage.path("cache_read_input_tokens").asLong()).isEqualTo(30);
-        assertThat(usage.path("cache_creation_input_tokens").asLong()).isEqualTo(40);
-        assertThat(server.played(MODEL)).isEqualTo(2);
-        List<RecordedRequest> turns = server.requests(RecordedRequest.Kind.TURN);
-        assertThat(turns).allSatisfy(t -> {
-            assertThat(t.path()).isEqualTo("/v1/messages");
-            assertThat(t.stream()).isTrue();
-            assertThat(t.tools()).contains("Write", "Bash");
-            assertThat(t.authHeaders()).contains("x-api-key");
-            assertThat(t.toString()).doesNotContain(KEY);
-        });
-    }
-
-    @Test
     void shellScenarioMakesClaudeRunTheCommand() throws Exception {
         Path repo = CliProcess.gitRepo(tmp.resolve("repo"));
         server.script(MODEL, Scenario.builder()
@@ -107,21 +76,6 @@ class ClaudeCodeEndToEndTest {
         assertThat(r.exitCode()).as(r.both()).isZero();
         assertThat(repo.resolve("shell.txt")).hasContent("shelled ok\n");
         assertThat(envelope(r).path("result").asText()).isEqualTo("Ran it.");
-    }
-
-    @Test
-    void answerAsShowsInClaudesStreamedAssistantMessages() throws Exception {
-        // Claude Code keys the envelope's modelUsage by the model it asked for; the answering
-        // model shows only in the assistant messages of --output-format stream-json --verbose.
-        Path repo = CliProcess.gitRepo(tmp.resolve("repo"));
-        server.script(MODEL, Scenario.builder().answerAs("substitute-model").say("Hi.").build());
-
-        CliProcess.Result r = runClaude(repo, "Say hi", "--output-format", "stream-json", "--verbose");
-
-        assertThat(r.exitCode()).as(r.both()).isZero();
-        assertThat(r.stdout().lines().filter(l -> l.contains("\"type\":\"assistant\"")))
-                .isNotEmpty()
-                .allSatisfy(l -> assertThat(l).contains("\"model\":\"substitute-model\""));
     }
 
     @Test
@@ -139,18 +93,5 @@ class ClaudeCodeEndToEndTest {
         assertThat(repo.resolve("after-retry.txt")).hasContent("written after a retry\n");
         assertThat(server.requests(RecordedRequest.Kind.TURN)).extracting(RecordedRequest::status)
                 .containsExactly(429, 200, 200);
-    }
-
-    @Test
-    void contextLengthFailureMakesClaudeReportAnError() throws Exception {
-        Path repo = CliProcess.gitRepo(tmp.resolve("repo"));
-        server.script(MODEL, Scenario.builder().failContextLength().build());
-
-        CliProcess.Result r = runClaude(repo, "Do something big");
-
-        assertThat(r.exitCode()).as(r.both()).isNotZero();
-        JsonNode env = envelope(r);
-        assertThat(env.path("is_error").asBoolean()).as(r.both()).isTrue();
-        assertThat(r.stdout()).containsIgnoringCase("too long");
     }
 }
