@@ -8,9 +8,13 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.TrajectoryStep;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs Google's Gemini CLI ({@code @google/gemini-cli}) headless with JSON events, a per-run
@@ -68,6 +72,10 @@ public final class GeminiHarness implements Harness {
     /** The pinned release. */
     public static final String VERSION = "0.61.0";
 
+    private static final Logger LOG = LoggerFactory.getLogger(GeminiHarness.class);
+
+    private final AtomicBoolean warnedSystemSettings = new AtomicBoolean();
+
     @Override
     public String id() {
         return ID;
@@ -92,7 +100,17 @@ public final class GeminiHarness implements Harness {
      */
     @Override
     public Invocation prepare(HarnessContext context) {
-        return GeminiInvocations.of(context);
+        Invocation invocation = GeminiInvocations.of(context);
+        Path system = context.scratchDir().resolve(GeminiInvocations.SYSTEM_SETTINGS_FILE);
+        GeminiSystemSettings.skipReason(system).ifPresent(why -> {
+            if (warnedSystemSettings.compareAndSet(false, true)) {
+                LOG.warn("gemini: Gemini CLI will skip the run's system settings {}: {}. Its user settings still turn "
+                        + "telemetry and usage statistics off, but a task repo's .gemini/settings.json can turn them "
+                        + "back on. Use a state dir owned by root and not group/world-writable (when running as root), "
+                        + "or the sandbox (network to the meter only), for repos you do not trust", system, why);
+            }
+        });
+        return invocation;
     }
 
     @Override
