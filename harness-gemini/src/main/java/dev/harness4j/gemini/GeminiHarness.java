@@ -30,7 +30,12 @@ import org.slf4j.LoggerFactory;
  * registry, chat logs and temp files in {@code .gemini/} below it, never in the user's {@code
  * ~/.gemini}. Its {@code settings.json} ({@link GeminiSettings}) selects API-key auth and the run's
  * model and turns off usage statistics, telemetry, update checks, IDE integration, folder trust,
- * checkpointing and the sandbox. The endpoint goes in {@code GOOGLE_GEMINI_BASE_URL} (the
+ * checkpointing, the sandbox and the {@code .env} lookup from the workspace up ({@code
+ * advanced.ignoreLocalEnv}). The same file is passed as system settings ({@code
+ * GEMINI_CLI_SYSTEM_SETTINGS_PATH}), which win over a task repo's {@code .gemini/settings.json}
+ * but which Gemini CLI reads only below a root-owned path no group or other may write (else it
+ * skips them, and this adapter logs a warning once); {@code GEMINI_TELEMETRY_ENABLED=false}
+ * holds either way. The endpoint goes in {@code GOOGLE_GEMINI_BASE_URL} (the
  * provider's root URL; the CLI appends {@code /v1beta/models/...}), the key in {@code
  * GEMINI_API_KEY} (sent as {@code x-goog-api-key}; {@code none} for an endpoint without a key, as
  * the CLI refuses API-key auth without one); {@code TMPDIR} points into the scratch dir,
