@@ -17,6 +17,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -128,5 +129,16 @@ class QwenPrepareTest {
         HarnessContext login = context(ResolvedProvider.cliLogin("qwen-login", "qwen3-coder-plus")).build();
         assertThatThrownBy(() -> harness.prepare(login)).isInstanceOf(HarnessException.class)
                 .hasMessageContaining("base_url");
+    }
+
+    @Test
+    void theAgentsGitKeepsTheUsersGlobalConfigWhenHomeMovesToScratch() {
+        ResolvedProvider p = provider(Set.of(ApiStyle.OPENAI), Secret.of(KEY));
+        Invocation moved = harness.prepare(context(p).environment(Map.of("HOME", "/home/u")).build());
+        Invocation kept = harness.prepare(context(p)
+                .environment(Map.of("HOME", "/home/u", "GIT_CONFIG_GLOBAL", "/etc/my-git")).build());
+
+        assertThat(moved.environment()).containsEntry("GIT_CONFIG_GLOBAL", "/home/u/.gitconfig");
+        assertThat(kept.environment()).as("the user's own choice is inherited").doesNotContainKey("GIT_CONFIG_GLOBAL");
     }
 }
