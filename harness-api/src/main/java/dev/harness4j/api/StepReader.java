@@ -30,14 +30,22 @@ public abstract class StepReader {
     private boolean used;
     private boolean stopped;
 
-    /** Reads one line of the output (as printed, without its line break). */
+    /**
+     * Reads one line of the output.
+     *
+     * @param line the line as printed, without its line break
+     */
     protected abstract void line(String line);
 
     /** Called once after the last line (or after {@link #stop}): emit the step still open, if any. */
     protected void end() {
     }
 
-    /** Hands a completed step to the stream, in order. */
+    /**
+     * Hands a completed step to the stream, in order.
+     *
+     * @param step the step
+     */
     protected final void emit(TrajectoryStep step) {
         ready.add(Objects.requireNonNull(step, "step"));
     }
@@ -50,6 +58,8 @@ public abstract class StepReader {
     /**
      * The steps read from {@code lines}, lazily; closing the returned stream closes {@code lines}.
      *
+     * @param lines the output's lines
+     * @return the steps, in order
      * @throws IllegalStateException if this reader has read an output already
      */
     public final Stream<TrajectoryStep> steps(Stream<String> lines) {

@@ -48,8 +48,9 @@ record GeminiEvents(boolean result, boolean success, String errorType, String er
      * @param outputTokens {@code output_tokens}: candidates, thinking left out
      * @param totalTokens {@code total_tokens}: Google's {@code totalTokenCount} summed
      * @param answeredModels the keys of {@code models} whose figures are not all 0, in order
+     *     (each figure {@code null} when the CLI did not print it)
      */
-    record Stats(long inputTokens, long input, long cached, long outputTokens, long totalTokens,
+    record Stats(Long inputTokens, Long input, Long cached, Long outputTokens, Long totalTokens,
             List<String> answeredModels) {
         Stats {
             answeredModels = List.copyOf(answeredModels);
@@ -170,7 +171,7 @@ record GeminiEvents(boolean result, boolean success, String errorType, String er
             List<String> answered = new ArrayList<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = s.path("models").fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> m = it.next();
-                if (count(m.getValue().path("total_tokens")) > 0 || count(m.getValue().path("input_tokens")) > 0) {
+                if (positive(count(m.getValue().path("total_tokens"))) || positive(count(m.getValue().path("input_tokens")))) {
                     answered.add(m.getKey());
                 }
             }
@@ -178,8 +179,13 @@ record GeminiEvents(boolean result, boolean success, String errorType, String er
                     count(s.path("output_tokens")), count(s.path("total_tokens")), answered);
         }
 
-        private static long count(JsonNode n) {
-            return n.isNumber() ? Math.max(0, n.asLong()) : 0;
+        /** A field's count, or {@code null} when it is absent or not a number (unmeasured, not 0). */
+        private static Long count(JsonNode n) {
+            return n.isNumber() ? Math.max(0, n.asLong()) : null;
+        }
+
+        private static boolean positive(Long v) {
+            return v != null && v > 0;
         }
 
         private static String text(JsonNode n) {

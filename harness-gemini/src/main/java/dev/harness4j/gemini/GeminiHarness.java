@@ -8,9 +8,13 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.TrajectoryStep;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs Google's Gemini CLI ({@code @google/gemini-cli}) headless with JSON events, a per-run
@@ -26,7 +30,12 @@ import java.util.stream.Stream;
  * registry, chat logs and temp files in {@code .gemini/} below it, never in the user's {@code
  * ~/.gemini}. Its {@code settings.json} ({@link GeminiSettings}) selects API-key auth and the run's
  * model and turns off usage statistics, telemetry, update checks, IDE integration, folder trust,
- * checkpointing and the sandbox. The endpoint goes in {@code GOOGLE_GEMINI_BASE_URL} (the
+ * checkpointing, the sandbox and the {@code .env} lookup from the workspace up ({@code
+ * advanced.ignoreLocalEnv}). The same file is passed as system settings ({@code
+ * GEMINI_CLI_SYSTEM_SETTINGS_PATH}), which win over a task repo's {@code .gemini/settings.json}
+ * but which Gemini CLI reads only below a root-owned path no group or other may write (else it
+ * skips them, and this adapter logs a warning once); {@code GEMINI_TELEMETRY_ENABLED=false}
+ * holds either way. The endpoint goes in {@code GOOGLE_GEMINI_BASE_URL} (the
  * provider's root URL; the CLI appends {@code /v1beta/models/...}), the key in {@code
  * GEMINI_API_KEY} (sent as {@code x-goog-api-key}; {@code none} for an endpoint without a key, as
  * the CLI refuses API-key auth without one); {@code TMPDIR} points into the scratch dir,
@@ -68,6 +77,10 @@ public final class GeminiHarness implements Harness {
     /** The pinned release. */
     public static final String VERSION = "0.61.0";
 
+    private static final Logger LOG = LoggerFactory.getLogger(GeminiHarness.class);
+
+    private final AtomicBoolean warnedSystemSettings = new AtomicBoolean();
+
     @Override
     public String id() {
         return ID;
@@ -92,7 +105,17 @@ public final class GeminiHarness implements Harness {
      */
     @Override
     public Invocation prepare(HarnessContext context) {
-        return GeminiInvocations.of(context);
+        Invocation invocation = GeminiInvocations.of(context);
+        Path system = context.scratchDir().resolve(GeminiInvocations.SYSTEM_SETTINGS_FILE);
+        GeminiSystemSettings.skipReason(system).ifPresent(why -> {
+            if (warnedSystemSettings.compareAndSet(false, true)) {
+                LOG.warn("gemini: Gemini CLI will skip the run's system settings {}: {}. Its user settings still turn "
+                        + "telemetry and usage statistics off, but a task repo's .gemini/settings.json can turn them "
+                        + "back on. Use a state dir owned by root and not group/world-writable (when running as root), "
+                        + "or the sandbox (network to the meter only), for repos you do not trust", system, why);
+            }
+        });
+        return invocation;
     }
 
     @Override

@@ -16,6 +16,16 @@ final class GeminiInvocations {
     /** The settings file, relative to the scratch dir. */
     static final String SETTINGS_FILE = HOME_DIR + "/.gemini/settings.json";
 
+    /**
+     * The same settings as Gemini CLI's <em>system</em> settings ({@code
+     * GEMINI_CLI_SYSTEM_SETTINGS_PATH}), relative to the scratch dir: they win over the task repo's
+     * {@code .gemini/settings.json}. Gemini CLI 0.61.0 skips a system settings file unless it and
+     * every directory above it are owned by root and not writable by group or others ("Security
+     * Warning: Skipping system settings file" on stderr), so they hold only for a root-owned state
+     * dir ({@link GeminiSystemSettings}); the telemetry switches are pinned by environment as well.
+     */
+    static final String SYSTEM_SETTINGS_FILE = "gemini/system-settings.json";
+
     /** The global context file, relative to the scratch dir: the run's system prompt, when it has one. */
     static final String CONTEXT_FILE = HOME_DIR + "/.gemini/GEMINI.md";
 
@@ -46,7 +56,9 @@ final class GeminiInvocations {
                 "--model", context.model(),
                 "--approval-mode", "yolo");
         b.stdin(context.prompt()).workingDir(workspace);
-        b.file(SETTINGS_FILE, GeminiSettings.render(context));
+        String settings = GeminiSettings.render(context);
+        b.file(SETTINGS_FILE, settings);
+        b.file(SYSTEM_SETTINGS_FILE, settings);
         if (context.systemPrompt() != null && !context.systemPrompt().isBlank()) {
             b.file(CONTEXT_FILE, context.systemPrompt().strip() + "\n");
         }
@@ -56,6 +68,11 @@ final class GeminiInvocations {
         }
         b.env("GEMINI_CLI_HOME", scratch.resolve(HOME_DIR).toString())
                 .env("GOOGLE_GEMINI_BASE_URL", context.provider().rootUrl())
+                .env("GEMINI_CLI_SYSTEM_SETTINGS_PATH", scratch.resolve(SYSTEM_SETTINGS_FILE).toString())
+                // the environment beats every settings file for the CLI's own telemetry, and a .env file
+                // fills only unset names (its extension manager reads the settings alone, though)
+                .env("GEMINI_TELEMETRY_ENABLED", "false")
+                .env("GEMINI_TELEMETRY_LOG_PROMPTS", "false")
                 .env("TMPDIR", scratch.resolve(TMP_DIR).toString())
                 .env("NO_COLOR", "1")
                 .env("PWD", workspace.toString());

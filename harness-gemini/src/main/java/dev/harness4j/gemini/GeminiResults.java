@@ -38,15 +38,28 @@ final class GeminiResults {
      * cached}, output = {@code total_tokens - input_tokens} (Google's total counts thinking, the
      * CLI's {@code output_tokens} do not), never less than {@code output_tokens}. Gemini reports
      * no cache writes. Unmeasured without a result event or when no model call was answered
-     * (the CLI then reports zeros), never 0.
+     * (the CLI then reports zeros), never 0; a field the CLI did not print is unmeasured too.
      */
     static TokenUsage tokens(GeminiEvents events) {
         GeminiEvents.Stats s = events.stats();
         if (s == null || !s.anyAnswered()) {
             return TokenUsage.unmeasured();
         }
-        long output = Math.max(s.outputTokens(), s.totalTokens() - s.inputTokens());
-        return TokenUsage.ofAdapter(s.input(), output, s.cached(), null);
+        return TokenUsage.ofAdapter(s.input(), output(s), s.cached(), null);
+    }
+
+    /**
+     * {@code total_tokens - input_tokens} (candidates, thinking and any tool-use prompt tokens:
+     * the meter counts the last as input), never less than {@code output_tokens}; what is known
+     * of the two when a field is missing, {@code null} when neither can be told.
+     */
+    static Long output(GeminiEvents.Stats s) {
+        Long fromTotal = s.totalTokens() == null || s.inputTokens() == null ? null
+                : Math.max(0, s.totalTokens() - s.inputTokens());
+        if (fromTotal == null) {
+            return s.outputTokens();
+        }
+        return s.outputTokens() == null ? fromTotal : Math.max(s.outputTokens(), fromTotal);
     }
 
     /** An outcome with its reason and, for a rate limit, when it resets. */

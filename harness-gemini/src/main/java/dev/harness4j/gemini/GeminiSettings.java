@@ -89,7 +89,9 @@ final class GeminiSettings {
         if (context.limits().maxTurns() != null) {
             model.put("maxSessionTurns", context.limits().maxTurns());
         }
-        root.putObject("advanced").put("autoConfigureMemory", false);
+        // no .env file from the workspace or a directory above it (only the home dir's, and a
+        // .gemini/.env on the way while the workspace is trusted, are still read by Gemini CLI)
+        root.putObject("advanced").put("autoConfigureMemory", false).put("ignoreLocalEnv", true);
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {

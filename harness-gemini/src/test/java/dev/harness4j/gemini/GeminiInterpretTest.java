@@ -221,4 +221,24 @@ class GeminiInterpretTest {
             assertThat(s.map(TrajectoryStep::message).toList()).containsExactly("done");
         }
     }
+
+    @Test
+    void aStatsFieldTheResultLacksIsUnmeasuredNotZero() {
+        GeminiEvents noCachedNoOutput = GeminiEvents.of(List.of(result("success", null,
+                "{\"total_tokens\":150,\"input_tokens\":130,\"input\":130,"
+                        + "\"models\":{\"m\":{\"total_tokens\":150,\"input_tokens\":130}}}")), List.of());
+        GeminiEvents noTotal = GeminiEvents.of(List.of(result("success", null,
+                "{\"input_tokens\":130,\"input\":100,\"cached\":30,\"output_tokens\":20,"
+                        + "\"models\":{\"m\":{\"input_tokens\":130}}}")), List.of());
+
+        TokenUsage a = GeminiResults.tokens(noCachedNoOutput);
+        assertThat(a.cacheRead()).as("cached absent").isNull();
+        assertThat(a.input()).isEqualTo(130);
+        assertThat(a.output()).as("from total - input").isEqualTo(20);
+        assertThat(GeminiResults.tokens(noTotal)).isEqualTo(new TokenUsage(100L, 20L, 30L, null, TokenUsage.Source.ADAPTER));
+        TokenUsage none = GeminiResults.tokens(GeminiEvents.of(List.of(result("success", null,
+                "{\"input\":5,\"models\":{\"m\":{\"input_tokens\":5}}}")), List.of()));
+        assertThat(none.output()).as("neither output_tokens nor total_tokens").isNull();
+        assertThat(none.cacheRead()).isNull();
+    }
 }

@@ -76,7 +76,20 @@ class GeminiPrepareTest {
                 .containsEntry("TMPDIR", SCRATCH.resolve("gemini/tmp").toString())
                 .containsEntry("PWD", WORKSPACE.toString());
         assertThat(inv.environment()).doesNotContainKey("HOME");
-        assertThat(inv.files()).containsOnlyKeys("gemini/home/.gemini/settings.json", "gemini/tmp/.keep");
+        assertThat(inv.files()).containsOnlyKeys("gemini/home/.gemini/settings.json", "gemini/system-settings.json",
+                "gemini/tmp/.keep");
+    }
+
+    @Test
+    void systemSettingsRepeatTheUserSettingsAndTelemetryIsPinnedByEnvironment() {
+        Invocation inv = gemini();
+
+        assertThat(inv.files().get("gemini/system-settings.json"))
+                .isEqualTo(inv.files().get(GeminiInvocations.SETTINGS_FILE));
+        assertThat(inv.environment())
+                .containsEntry("GEMINI_CLI_SYSTEM_SETTINGS_PATH", SCRATCH.resolve("gemini/system-settings.json").toString())
+                .containsEntry("GEMINI_TELEMETRY_ENABLED", "false")
+                .containsEntry("GEMINI_TELEMETRY_LOG_PROMPTS", "false");
     }
 
     @Test
@@ -94,6 +107,7 @@ class GeminiPrepareTest {
         assertThat(s.at("/security/folderTrust/enabled").asBoolean(true)).isFalse();
         assertThat(s.at("/general/checkpointing/enabled").asBoolean(true)).isFalse();
         assertThat(s.at("/tools/sandbox").asBoolean(true)).isFalse();
+        assertThat(s.at("/advanced/ignoreLocalEnv").asBoolean(false)).isTrue();
         assertThat(s.at("/general/maxAttempts").asInt()).isEqualTo(GeminiSettings.DEFAULT_MAX_ATTEMPTS);
     }
 

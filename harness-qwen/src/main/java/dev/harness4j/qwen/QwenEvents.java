@@ -27,20 +27,21 @@ record QwenEvents(boolean resultSeen, String resultSubtype, boolean resultError,
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * Token figures as Qwen Code prints them.
+     * Token figures as Qwen Code prints them; {@code null} when a field was absent (unmeasured, not 0).
      *
-     * @param input {@code input_tokens} (the prompt's, cache reads included)
-     * @param output {@code output_tokens}
-     * @param cacheRead {@code cache_read_input_tokens}
+     * @param input {@code input_tokens} (the prompt's, cache reads included), or {@code null}
+     * @param output {@code output_tokens}, or {@code null}
+     * @param cacheRead {@code cache_read_input_tokens}, or {@code null}
      */
-    record Usage(long input, long output, long cacheRead) {
+    record Usage(Long input, Long output, Long cacheRead) {
         /** Whether any figure is above 0: a failed request prints all zeros, which measure nothing. */
         boolean any() {
-            return input > 0 || output > 0 || cacheRead > 0;
+            return positive(input) || positive(output) || positive(cacheRead);
         }
 
+        /** The sum; a figure one side lacks is unmeasured in the sum too. */
         Usage plus(Usage o) {
-            return new Usage(input + o.input, output + o.output, cacheRead + o.cacheRead);
+            return new Usage(sum(input, o.input), sum(output, o.output), sum(cacheRead, o.cacheRead));
         }
 
         static Usage of(JsonNode u) {
@@ -49,6 +50,14 @@ record QwenEvents(boolean resultSeen, String resultSubtype, boolean resultError,
             }
             return new Usage(count(u.path("input_tokens")), count(u.path("output_tokens")),
                     count(u.path("cache_read_input_tokens")));
+        }
+
+        private static boolean positive(Long v) {
+            return v != null && v > 0;
+        }
+
+        private static Long sum(Long a, Long b) {
+            return a == null || b == null ? null : a + b;
         }
     }
 
@@ -80,8 +89,9 @@ record QwenEvents(boolean resultSeen, String resultSubtype, boolean resultError,
         }
     }
 
-    private static long count(JsonNode n) {
-        return n.isNumber() ? Math.max(0, n.asLong()) : 0;
+    /** A field's count, or {@code null} when it is absent or not a number. */
+    private static Long count(JsonNode n) {
+        return n.isNumber() ? Math.max(0, n.asLong()) : null;
     }
 
     private static String text(JsonNode n) {

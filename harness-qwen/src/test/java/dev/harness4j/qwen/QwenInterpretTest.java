@@ -153,4 +153,20 @@ class QwenInterpretTest {
         assertThat(steps.get(1).message()).isEqualTo("Wrote hello.txt.");
         assertThat(steps.get(1).toolCalls()).isEmpty();
     }
+
+    @Test
+    void aUsageFieldTheEnvelopeLacksIsUnmeasuredNotZero() {
+        QwenEvents noOutputNoCache = QwenEvents.of(List.of(
+                "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"ok\","
+                        + "\"usage\":{\"input_tokens\":120}}"));
+        QwenEvents noCache = QwenEvents.of(List.of(
+                "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"ok\","
+                        + "\"usage\":{\"input_tokens\":120,\"output_tokens\":7}}"));
+
+        TokenUsage t = QwenResults.tokens(noOutputNoCache);
+        assertThat(t.output()).as("output_tokens absent").isNull();
+        assertThat(t.cacheRead()).as("cache_read_input_tokens absent").isNull();
+        assertThat(t.input()).as("uncached input cannot be told without the cache reads").isNull();
+        assertThat(QwenResults.tokens(noCache)).isEqualTo(new TokenUsage(null, 7L, null, null, TokenUsage.Source.ADAPTER));
+    }
 }

@@ -17,6 +17,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -65,10 +66,10 @@ class QwenPrepareTest {
     }
 
     @Test
-    void settingsInThePerRunQwenHomeTurnOffStatisticsTelemetryUpdatesRecordingAndMemoryAndHoldNoKey() throws Exception {
+    void systemSettingsTurnOffStatisticsTelemetryUpdatesRecordingAndMemoryAndHoldNoKey() throws Exception {
         Invocation inv = openai();
 
-        assertThat(inv.files()).containsOnlyKeys("qwen/home/settings.json");
+        assertThat(inv.files()).containsOnlyKeys("qwen/system-settings.json", "qwen/user-home/.keep", "qwen/tmp/.keep");
         String text = inv.files().get(QwenInvocations.SETTINGS_FILE);
         assertThat(text).doesNotContain(KEY);
         JsonNode s = new ObjectMapper().readTree(text);
@@ -94,15 +95,29 @@ class QwenPrepareTest {
         assertThat(inv.removes("QWEN_RUNTIME_DIR")).isTrue();
         assertThat(inv.removes("DASHSCOPE_API_KEY")).isTrue();
         assertThat(inv.removes("PATH")).isFalse();
-        assertThat(inv.removes("HOME")).isFalse();
+        assertThat(inv.removes("HOME")).as("replaced, not removed").isFalse();
     }
 
     @Test
-    void endpointWithoutKeyGetsNoSecret() {
+    void homeTmpdirSystemSettingsEndpointAndModelArePinnedToTheRun() {
+        Invocation inv = openai();
+
+        assertThat(inv.environment())
+                .containsEntry("HOME", SCRATCH.resolve("qwen/user-home").toString())
+                .containsEntry("TMPDIR", SCRATCH.resolve("qwen/tmp").toString())
+                .containsEntry("QWEN_CODE_SYSTEM_SETTINGS_PATH", SCRATCH.resolve("qwen/system-settings.json").toString())
+                .containsEntry("OPENAI_BASE_URL", "http://127.0.0.1:9999/v1")
+                .containsEntry("OPENAI_MODEL", "qwen3-coder-plus");
+        assertThat(inv.files()).containsKeys("qwen/user-home/.keep", "qwen/tmp/.keep", "qwen/system-settings.json");
+        assertThat(inv.removes("TMPDIR")).isTrue();
+    }
+
+    @Test
+    void endpointWithoutKeyGetsAPlaceholderNoDotEnvFileCanReplace() {
         Invocation inv = harness.prepare(context(provider(Set.of(ApiStyle.OPENAI), null)).build());
 
         assertThat(inv.secretEnvironment()).isEmpty();
-        assertThat(inv.environment()).doesNotContainKey("OPENAI_API_KEY");
+        assertThat(inv.environment()).containsEntry("OPENAI_API_KEY", "none");
     }
 
     @Test
@@ -114,5 +129,16 @@ class QwenPrepareTest {
         HarnessContext login = context(ResolvedProvider.cliLogin("qwen-login", "qwen3-coder-plus")).build();
         assertThatThrownBy(() -> harness.prepare(login)).isInstanceOf(HarnessException.class)
                 .hasMessageContaining("base_url");
+    }
+
+    @Test
+    void theAgentsGitKeepsTheUsersGlobalConfigWhenHomeMovesToScratch() {
+        ResolvedProvider p = provider(Set.of(ApiStyle.OPENAI), Secret.of(KEY));
+        Invocation moved = harness.prepare(context(p).environment(Map.of("HOME", "/home/u")).build());
+        Invocation kept = harness.prepare(context(p)
+                .environment(Map.of("HOME", "/home/u", "GIT_CONFIG_GLOBAL", "/etc/my-git")).build());
+
+        assertThat(moved.environment()).containsEntry("GIT_CONFIG_GLOBAL", "/home/u/.gitconfig");
+        assertThat(kept.environment()).as("the user's own choice is inherited").doesNotContainKey("GIT_CONFIG_GLOBAL");
     }
 }

@@ -63,7 +63,23 @@ enum WireStyle {
         if (models < 0) {
             return null;
         }
-        String model = URLDecoder.decode(path.substring(models + "/models/".length(), colon), StandardCharsets.UTF_8);
+        String model = decodeSegment(path.substring(models + "/models/".length(), colon));
         return model.isBlank() || model.contains("/") ? null : model;
+    }
+
+    /**
+     * A path segment with its {@code %XX} escapes decoded: a {@code +} stays a {@code +} (that is
+     * form encoding, not path encoding), and a malformed escape leaves the segment as it came
+     * (this runs in the meter's request handler, which must forward the request, not throw).
+     */
+    static String decodeSegment(String segment) {
+        if (segment.indexOf('%') < 0) {
+            return segment;
+        }
+        try {
+            return URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return segment;
+        }
     }
 }
