@@ -95,7 +95,9 @@ else
   touch "$gemini_stamp"
 fi
 # a wrapper, not a link: it answers --version from the package without starting the CLI, which
-# even for --version registers the working directory in ~/.gemini (unless GEMINI_CLI_HOME is set)
+# even for --version registers the working directory in ~/.gemini (unless GEMINI_CLI_HOME is set);
+# core's version probe runs every CLI in a throwaway HOME anyway, the wrapper keeps a hand-run
+# `gemini --version` from writing HOME too (and needs no CLI start)
 rm -f "$TOOLS/bin/gemini"
 cat > "$TOOLS/bin/gemini" <<WRAPPER
 #!/bin/sh
