@@ -59,9 +59,25 @@ public record Metrics(
     static final double Z95 = 1.959963984540054;
 
     public Metrics {
-        passAtK = Collections.unmodifiableMap(new TreeMap<>(passAtK));
-        costSources = Collections.unmodifiableSet(new TreeSet<>(costSources));
-        errorClasses = Collections.unmodifiableMap(new TreeMap<>(errorClasses));
+        passAtK = sortedCopy(passAtK);
+        costSources = costSources.size() <= 1 ? Set.copyOf(costSources) // no order to keep; a bench has a cell per run
+                : Collections.unmodifiableSet(new TreeSet<>(costSources));
+        errorClasses = sortedCopy(errorClasses);
+    }
+
+    /**
+     * An unmodifiable copy iterating in key order; one of at most one entry without a tree (a
+     * bench of one run per cell builds a {@link Metrics} per run: its size counts).
+     */
+    private static <K extends Comparable<K>, V> Map<K, V> sortedCopy(Map<K, V> m) {
+        if (m.size() > 1) {
+            return Collections.unmodifiableMap(new TreeMap<>(m));
+        }
+        if (m.isEmpty()) {
+            return Map.of();
+        }
+        Map.Entry<K, V> e = m.entrySet().iterator().next();
+        return Map.of(e.getKey(), e.getValue());
     }
 
     /** The figures of these runs. */

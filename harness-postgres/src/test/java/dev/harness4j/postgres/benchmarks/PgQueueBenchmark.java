@@ -197,9 +197,10 @@ public final class PgQueueBenchmark {
             System.out.printf(Locale.ROOT, "%nsummary: %d result rows inserted in %.1f s%n", rows,
                     (System.nanoTime() - t0) / 1e9);
             PgResults results = new PgResults(db);
-            // interleaved, so both paths see the same load of this shared machine
+            // interleaved, so every path sees the same load of this shared machine
             long[] rowsMs = new long[7];
             long[] loadMs = new long[7];
+            long[] beforeMs = new long[7];
             long[] aggMs = new long[7];
             int got = 0;
             int combos = 0;
@@ -212,6 +213,14 @@ public final class PgQueueBenchmark {
                 SummaryFormat.taskGrid(m);
                 rowsMs[i] = (System.nanoTime() - t) / 1_000_000;
                 got = s.rows().size();
+                s = null;
+                m = null;
+                t = System.nanoTime();
+                BenchMetrics b = before(db);
+                SummaryFormat.leaderboard(b);
+                SummaryFormat.taskGrid(b);
+                beforeMs[i] = (System.nanoTime() - t) / 1_000_000;
+                b = null;
                 t = System.nanoTime();
                 BenchMetrics a = results.metrics(null); // what bench summary --db prints, from the aggregates alone
                 SummaryFormat.leaderboard(a);
@@ -221,13 +230,29 @@ public final class PgQueueBenchmark {
             }
             Arrays.sort(rowsMs);
             Arrays.sort(loadMs);
+            Arrays.sort(beforeMs);
             Arrays.sort(aggMs);
             System.out.printf(Locale.ROOT, "%s, %d rows, %d combos, %d cells; leaderboard + task grid; load average %s%n",
                     shape, got, combos, got * 30 / perTask, loadAverage());
             System.out.printf(Locale.ROOT, "  every row loaded + BenchMetrics: median %d ms (min %d, max %d; loading the rows"
                     + " %d ms)%n", rowsMs[3], rowsMs[0], rowsMs[6], loadMs[3]);
+            System.out.printf(Locale.ROOT, "  narrow columns, summing before (b3f9ce9): median %d ms (min %d, max %d)%n",
+                    beforeMs[3], beforeMs[0], beforeMs[6]);
             System.out.printf(Locale.ROOT, "  narrow columns summed per combo and task (PgResults.metrics): median %d ms (min %d, max %d; target"
                     + " <= 1000)%n", aggMs[3], aggMs[0], aggMs[6]);
+        }
+    }
+
+    /** The figures as {@code PgResults.metrics} summed them before (same transaction settings). */
+    private static BenchMetrics before(PgDatabase db) throws Exception {
+        try (var c = db.connect()) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+            }
+            BenchMetrics m = MetricsQueryBefore.metrics(c, null);
+            c.commit();
+            return m;
         }
     }
 
