@@ -270,6 +270,25 @@ public final class PgQueue {
         }, "re-queue expired leases");
     }
 
+    /**
+     * Ends the lease of an attempt known to be dead (its worker was killed on this machine and a
+     * worker starting there found its claim), so that {@link #reapExpired()} takes the entry over
+     * now instead of when the lease runs out. Does nothing when the entry is no longer running
+     * under this run id (already taken over or finished).
+     *
+     * @return whether the lease was ended
+     */
+    public boolean expireLease(String runId) {
+        Objects.requireNonNull(runId, "runId");
+        return db.withConnection(c -> {
+            try (PreparedStatement p = c.prepareStatement("UPDATE h4j_queue SET lease_until = clock_timestamp()"
+                    + " - interval '1 millisecond' WHERE state = 'running' AND run_id = ?")) {
+                p.setString(1, runId);
+                return p.executeUpdate() == 1;
+            }
+        }, "end the lease of dead run " + runId);
+    }
+
 
     /**
      * Writes how an attempt ended, in one transaction that first checks the lease: {@code done}
