@@ -34,7 +34,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The run queue shared by every worker through one PostgreSQL database. A claim is {@code
@@ -183,100 +182,13 @@ public final class PgQueue {
         long leaseMs = positiveMillis(lease, "lease");
         String runId = newId("r");
         for (int i = 0; i < CLAIM_TRIES; i++) {
-            Optional<Optional<PgLease>> got = db.inTransaction(c -> tryClaim(c, runId, worker, leaseMs),
+            Optional<Optional<PgLease>> got = db.inTransaction(c -> ClaimTransaction.tryClaim(c, runId, worker, owner, leaseMs),
                     "claim a queue entry");
             if (got.isPresent()) {
                 return got.get();
             }
         }
         return Optional.empty(); // capped full by concurrent claims each time: the next poll tries again
-    }
-
-    /**
-     * One claim transaction: the oldest candidate that fits, then, when capped, its caps' locks and
-     * the count again. Empty outer optional: the candidate's cap filled up meanwhile (try again).
-     */
-    private Optional<Optional<PgLease>> tryClaim(Connection c, String runId, String worker, long leaseMs)
-            throws SQLException {
-        String id;
-        try (PreparedStatement p = c.prepareStatement(QueueSql.CANDIDATE); ResultSet r = p.executeQuery()) {
-            if (!r.next()) {
-                return Optional.of(Optional.empty());
-            }
-            id = r.getString(1);
-            String harness = r.getString(2);
-            String provider = r.getString(3);
-            int harnessCap = r.getInt(4);
-            boolean harnessCapped = !r.wasNull();
-            int providerCap = r.getInt(5);
-            boolean providerCapped = !r.wasNull();
-            if ((harnessCapped || providerCapped) && !underCapsLocked(c, harness, harnessCapped ? harnessCap : -1,
-                    provider, providerCapped ? providerCap : -1)) {
-                c.rollback(); // releases the candidate's row and the locks
-                return Optional.empty();
-            }
-        }
-        PgLease out;
-        try (PreparedStatement p = c.prepareStatement(QueueSql.CLAIM)) {
-            p.setString(1, runId);
-            p.setString(2, worker);
-            p.setString(3, owner);
-            p.setLong(4, leaseMs);
-            p.setString(5, id);
-            try (ResultSet r = p.executeQuery()) {
-                r.next();
-                out = new PgLease(r.getString(1), runId, r.getInt(3), QueueJson.spec(r.getString(2)),
-                        r.getString(4), worker, r.getTimestamp(7).toInstant(), r.getTimestamp(8).toInstant());
-                try (PreparedStatement a = c.prepareStatement("INSERT INTO h4j_attempt (run_id, entry_id, attempt,"
-                        + " worker, harness, provider, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-                    a.setString(1, runId);
-                    a.setString(2, out.entryId());
-                    a.setInt(3, out.attempt());
-                    a.setString(4, worker);
-                    a.setString(5, r.getString(5));
-                    a.setString(6, r.getString(6));
-                    a.setTimestamp(7, r.getTimestamp(7));
-                    a.executeUpdate();
-                }
-            }
-        }
-        return Optional.of(Optional.of(out));
-    }
-
-    /**
-     * Takes the advisory locks of the candidate's caps (ascending key order: deadlock-free), then
-     * counts its harness's and provider's running entries again: under the locks, every claim of
-     * the same cap committed before ours is seen. {@code -1}: no cap.
-     */
-    private static boolean underCapsLocked(Connection c, String harness, int harnessCap, String provider, int providerCap)
-            throws SQLException {
-        TreeSet<Long> keys = new TreeSet<>();
-        if (harnessCap >= 0) {
-            keys.add(capLockKey(CapKind.HARNESS, harness));
-        }
-        if (providerCap >= 0) {
-            keys.add(capLockKey(CapKind.PROVIDER, provider));
-        }
-        try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-            for (long k : keys) {
-                lock.setLong(1, k);
-                lock.executeQuery().close();
-            }
-        }
-        try (PreparedStatement p = c.prepareStatement(QueueSql.RUNNING_OF)) {
-            p.setString(1, harness);
-            p.setString(2, provider);
-            try (ResultSet r = p.executeQuery()) {
-                r.next();
-                return (harnessCap < 0 || r.getLong(1) < harnessCap) && (providerCap < 0 || r.getLong(2) < providerCap);
-            }
-        }
-    }
-
-    /** The advisory lock key of one cap: the first 8 bytes of the SHA-256 of {@code h4j-cap/<kind>/<name>}. */
-    static long capLockKey(CapKind kind, String name) {
-        byte[] h = sha256Bytes("h4j-cap/" + kind.column() + "/" + name);
-        return java.nio.ByteBuffer.wrap(h, 0, 8).getLong();
     }
 
 
@@ -494,7 +406,7 @@ public final class PgQueue {
         return HexFormat.of().formatHex(sha256Bytes(s));
     }
 
-    private static byte[] sha256Bytes(String s) {
+    static byte[] sha256Bytes(String s) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

@@ -40,6 +40,12 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>the worker dies or freezes: its leases expire and any worker queues its entries again
  *       ({@link PgQueue#reapExpired()}, attempt counted);
+ *   <li>the worker was killed with -9 and a worker starts again on its local state dir
+ *       ({@link Executor#stateDir()}): before claiming, that one stops the dead runs' surviving
+ *       processes, removes their workspaces and half-written results ({@code
+ *       core.workspace.RunLeftovers}) and ends their leases at once ({@link PgQueue#expireLease});
+ *       it finds them in {@code <stateDir>/pg-worker/claims/}, where every worker records its
+ *       runs from claim to written end. Runs of a live worker sharing the state dir are left alone;
  *   <li>the worker comes back after its lease was taken over: the heartbeat finds the lease gone
  *       and bails the run, and the result write, which checks the lease in its own transaction,
  *       writes nothing ({@link Summary#leaseLost()});

@@ -141,7 +141,7 @@ class PgQueueTest {
             // another transaction holds harness a's cap lock, as a concurrent claim of it would
             holder.setAutoCommit(false);
             try (var p = holder.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-                p.setLong(1, PgQueue.capLockKey(PgQueue.CapKind.HARNESS, "a"));
+                p.setLong(1, ClaimTransaction.capLockKey(PgQueue.CapKind.HARNESS, "a"));
                 p.executeQuery().close();
             }
             Future<Optional<PgLease>> waiting = pool.submit(() -> queue.claim("w1", LONG));
