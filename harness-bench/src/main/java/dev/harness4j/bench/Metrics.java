@@ -73,11 +73,7 @@ public record Metrics(
         if (m.size() > 1) {
             return Collections.unmodifiableMap(new TreeMap<>(m));
         }
-        if (m.isEmpty()) {
-            return Map.of();
-        }
-        Map.Entry<K, V> e = m.entrySet().iterator().next();
-        return Map.of(e.getKey(), e.getValue());
+        return Map.copyOf(m); // the same map when it is already an unmodifiable Map.of
     }
 
     /** The figures of these runs. */
@@ -222,6 +218,14 @@ public record Metrics(
     }
 
     private static Map<Integer, Double> passAtK(java.util.Collection<int[]> tasks) {
+        if (tasks.size() == 1) { // a task or a cell: no tree for its one or few entries
+            int[] t = tasks.iterator().next();
+            return t[0] == 1 ? Map.of(1, passAtK(1, t[1], 1)) : passAtKOf(tasks);
+        }
+        return passAtKOf(tasks);
+    }
+
+    private static Map<Integer, Double> passAtKOf(java.util.Collection<int[]> tasks) {
         Map<Integer, Double> out = new TreeMap<>();
         int minTrials = tasks.stream().mapToInt(t -> t[0]).min().orElse(0);
         for (int k = 1; k <= minTrials; k++) {

@@ -84,7 +84,11 @@ public final class MetricsQuery {
 
         void addErrors(String errorClass, int n) {
             if (errors.isEmpty()) {
-                errors = new TreeMap<>();
+                errors = Map.of(errorClass, n); // most groups of one run: no tree
+                return;
+            }
+            if (!(errors instanceof TreeMap)) {
+                errors = new TreeMap<>(errors);
             }
             errors.merge(errorClass, n, Integer::sum);
         }
