@@ -59,9 +59,21 @@ public record Metrics(
     static final double Z95 = 1.959963984540054;
 
     public Metrics {
-        passAtK = Collections.unmodifiableMap(new TreeMap<>(passAtK));
-        costSources = Collections.unmodifiableSet(new TreeSet<>(costSources));
-        errorClasses = Collections.unmodifiableMap(new TreeMap<>(errorClasses));
+        passAtK = sortedCopy(passAtK);
+        costSources = costSources.size() <= 1 ? Set.copyOf(costSources) // no order to keep; a bench has a cell per run
+                : Collections.unmodifiableSet(new TreeSet<>(costSources));
+        errorClasses = sortedCopy(errorClasses);
+    }
+
+    /**
+     * An unmodifiable copy iterating in key order; one of at most one entry without a tree (a
+     * bench of one run per cell builds a {@link Metrics} per run: its size counts).
+     */
+    private static <K extends Comparable<K>, V> Map<K, V> sortedCopy(Map<K, V> m) {
+        if (m.size() > 1) {
+            return Collections.unmodifiableMap(new TreeMap<>(m));
+        }
+        return Map.copyOf(m); // the same map when it is already an unmodifiable Map.of
     }
 
     /** The figures of these runs. */
@@ -206,6 +218,14 @@ public record Metrics(
     }
 
     private static Map<Integer, Double> passAtK(java.util.Collection<int[]> tasks) {
+        if (tasks.size() == 1) { // a task or a cell: no tree for its one or few entries
+            int[] t = tasks.iterator().next();
+            return t[0] == 1 ? Map.of(1, passAtK(1, t[1], 1)) : passAtKOf(tasks);
+        }
+        return passAtKOf(tasks);
+    }
+
+    private static Map<Integer, Double> passAtKOf(java.util.Collection<int[]> tasks) {
         Map<Integer, Double> out = new TreeMap<>();
         int minTrials = tasks.stream().mapToInt(t -> t[0]).min().orElse(0);
         for (int k = 1; k <= minTrials; k++) {

@@ -50,14 +50,16 @@ import java.util.Set;
  * Optional<PgLease> lease = queue.claim("worker-a", Duration.ofMinutes(2));
  * }</pre>
  *
- * <p>Caps hold across workers: when any cap is set, a claim first takes one transaction-level
- * advisory lock, so counting the running entries and claiming are one step for every worker
- * (claims then serialize, which costs about a millisecond each; without caps they run in
- * parallel). Rate limits pause a provider for every worker ({@link #pauseProvider}).
+ * <p>Caps hold across workers: a claim whose entry's harness or provider is capped takes a
+ * transaction-level advisory lock per cap (one key per harness or provider cap, taken in
+ * ascending key order, so two claims never wait on each other in a cycle), counts the running
+ * entries again under them and claims, all in one transaction. Claims of one capped harness
+ * serialize; claims of other harnesses and providers run in parallel. Rate limits pause a
+ * provider for every worker ({@link #pauseProvider}).
  */
 public final class PgQueue {
-    /** The advisory lock key claims take while caps are set ("h4jC" in ASCII). */
-    static final long CLAIM_LOCK_KEY = 0x6834_6a43L;
+    /** How many candidates a claim tries when the one it found is capped full by a concurrent claim. */
+    private static final int CLAIM_TRIES = 3;
     /** The outcome written for an attempt whose lease expired. */
     public static final String LEASE_EXPIRED = "lease-expired";
 
@@ -179,38 +181,14 @@ public final class PgQueue {
         Objects.requireNonNull(worker, "worker");
         long leaseMs = positiveMillis(lease, "lease");
         String runId = newId("r");
-        return db.inTransaction(c -> {
-            try (PreparedStatement lock = c.prepareStatement(
-                    "SELECT pg_advisory_xact_lock(" + CLAIM_LOCK_KEY + ") FROM (SELECT 1 FROM h4j_cap LIMIT 1) k")) {
-                lock.executeQuery().close(); // locks only when a cap exists
+        for (int i = 0; i < CLAIM_TRIES; i++) {
+            Optional<Optional<PgLease>> got = db.inTransaction(c -> ClaimTransaction.tryClaim(c, runId, worker, owner, leaseMs),
+                    "claim a queue entry");
+            if (got.isPresent()) {
+                return got.get();
             }
-            PgLease out;
-            try (PreparedStatement p = c.prepareStatement(QueueSql.CLAIM)) {
-                p.setString(1, runId);
-                p.setString(2, worker);
-                p.setString(3, owner);
-                p.setLong(4, leaseMs);
-                try (ResultSet r = p.executeQuery()) {
-                    if (!r.next()) {
-                        return Optional.<PgLease>empty();
-                    }
-                    out = new PgLease(r.getString(1), runId, r.getInt(3), QueueJson.spec(r.getString(2)),
-                            r.getString(4), worker, r.getTimestamp(7).toInstant(), r.getTimestamp(8).toInstant());
-                    try (PreparedStatement a = c.prepareStatement("INSERT INTO h4j_attempt (run_id, entry_id, attempt,"
-                            + " worker, harness, provider, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-                        a.setString(1, runId);
-                        a.setString(2, out.entryId());
-                        a.setInt(3, out.attempt());
-                        a.setString(4, worker);
-                        a.setString(5, r.getString(5));
-                        a.setString(6, r.getString(6));
-                        a.setTimestamp(7, r.getTimestamp(7));
-                        a.executeUpdate();
-                    }
-                }
-            }
-            return Optional.of(out);
-        }, "claim a queue entry");
+        }
+        return Optional.empty(); // capped full by concurrent claims each time: the next poll tries again
     }
 
 
@@ -268,6 +246,25 @@ public final class PgQueue {
             }
             return out;
         }, "re-queue expired leases");
+    }
+
+    /**
+     * Ends the lease of an attempt known to be dead (its worker was killed on this machine and a
+     * worker starting there found its claim), so that {@link #reapExpired()} takes the entry over
+     * now instead of when the lease runs out. Does nothing when the entry is no longer running
+     * under this run id (already taken over or finished).
+     *
+     * @return whether the lease was ended
+     */
+    public boolean expireLease(String runId) {
+        Objects.requireNonNull(runId, "runId");
+        return db.withConnection(c -> {
+            try (PreparedStatement p = c.prepareStatement("UPDATE h4j_queue SET lease_until = clock_timestamp()"
+                    + " - interval '1 millisecond' WHERE state = 'running' AND run_id = ?")) {
+                p.setString(1, runId);
+                return p.executeUpdate() == 1;
+            }
+        }, "end the lease of dead run " + runId);
     }
 
 
@@ -406,8 +403,12 @@ public final class PgQueue {
     }
 
     private static String sha256(String s) {
+        return HexFormat.of().formatHex(sha256Bytes(s));
+    }
+
+    static byte[] sha256Bytes(String s) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JDK", e);
         }

@@ -1,21 +1,19 @@
 package dev.harness4j.postgres;
 
-import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.queue.RetryPolicy;
 import dev.harness4j.postgres.internal.Hosts;
+import dev.harness4j.postgres.internal.LocalClaims;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,6 +40,12 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>the worker dies or freezes: its leases expire and any worker queues its entries again
  *       ({@link PgQueue#reapExpired()}, attempt counted);
+ *   <li>the worker was killed with -9 and a worker starts again on its local state dir
+ *       ({@link Executor#stateDir()}): before claiming, that one stops the dead runs' surviving
+ *       processes, removes their workspaces and half-written results ({@code
+ *       core.workspace.RunLeftovers}) and ends their leases at once ({@link PgQueue#expireLease});
+ *       it finds them in {@code <stateDir>/pg-worker/claims/}, where every worker records its
+ *       runs from claim to written end. Runs of a live worker sharing the state dir are left alone;
  *   <li>the worker comes back after its lease was taken over: the heartbeat finds the lease gone
  *       and bails the run, and the result write, which checks the lease in its own transaction,
  *       writes nothing ({@link Summary#leaseLost()});
@@ -75,6 +79,14 @@ public final class PgWorker implements AutoCloseable {
             return false;
         }
 
+        /**
+         * The local state dir runs write into, or {@code null} (then the worker keeps no record of
+         * its claims there and sweeps nothing at start).
+         */
+        default Path stateDir() {
+            return null;
+        }
+
         /** Runs through a {@link HarnessRunner}; the result directory is under the runner's state dir. */
         static Executor of(HarnessRunner runner) {
             Objects.requireNonNull(runner, "runner");
@@ -88,6 +100,11 @@ public final class PgWorker implements AutoCloseable {
                 @Override
                 public boolean bail(String runId) {
                     return runner.bail(runId);
+                }
+
+                @Override
+                public Path stateDir() {
+                    return runner.stateDir();
                 }
             };
         }
@@ -142,25 +159,15 @@ public final class PgWorker implements AutoCloseable {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final Map<String, Running> active = new ConcurrentHashMap<>(); // runId -> attempt
+    private final Map<String, RunningAttempt> active = new ConcurrentHashMap<>(); // runId -> attempt
     private final ExecutorService pool;
     private final ScheduledExecutorService beat;
     private final AtomicInteger claimed = new AtomicInteger();
-    private final AtomicInteger recorded = new AtomicInteger();
-    private final List<String> leaseLost = new ArrayList<>();
-    private final List<String> unrecorded = new ArrayList<>();
+    private final AttemptWriter writer;
+    private final LeaseHeartbeat heartbeatTask;
+    private final LocalClaims claims; // null: the executor has no local state dir
     private volatile boolean stop;
     private boolean closed;
-
-    private static final class Running {
-        final PgLease lease;
-        volatile boolean executing = true;
-        volatile boolean lost;
-
-        Running(PgLease lease) {
-            this.lease = lease;
-        }
-    }
 
     private PgWorker(Builder b) {
         this.queue = b.queue;
@@ -176,6 +183,9 @@ public final class PgWorker implements AutoCloseable {
         this.exitWhenIdle = b.exitWhenIdle;
         AtomicInteger n = new AtomicInteger();
         this.pool = Executors.newFixedThreadPool(concurrency, r -> daemon(r, "harness4j-pg-run-" + n.incrementAndGet()));
+        this.writer = new AttemptWriter(queue, name, retry, caps, writeRetry, pollInterval);
+        this.heartbeatTask = new LeaseHeartbeat(queue, executor, name, lease, active);
+        this.claims = executor.stateDir() == null ? null : new LocalClaims(executor.stateDir());
         this.beat = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "harness4j-pg-heartbeat"));
     }
 
@@ -198,8 +208,11 @@ public final class PgWorker implements AutoCloseable {
      */
     public Summary run() throws InterruptedException {
         queue.database().migrate();
+        if (claims != null) {
+            LeftoverSweep.sweep(claims, executor.stateDir(), queue, name);
+        }
         long beatMs = heartbeat.toMillis();
-        beat.scheduleWithFixedDelay(this::renewLeases, beatMs, beatMs, TimeUnit.MILLISECONDS);
+        beat.scheduleWithFixedDelay(heartbeatTask::renew, beatMs, beatMs, TimeUnit.MILLISECONDS);
         log.info("worker {} on {}: concurrency {}, lease {}, heartbeat {}", name, queue.database().url(), concurrency,
                 lease, heartbeat);
         while (!stop) {
@@ -227,20 +240,21 @@ public final class PgWorker implements AutoCloseable {
             }
         }
         awaitActiveEnd();
-        synchronized (leaseLost) {
-            return new Summary(claimed.get(), recorded.get(), leaseLost, unrecorded, stop);
-        }
+        return writer.summary(claimed.get(), stop);
     }
 
     private void launch(PgLease l) {
-        Running r = new Running(l);
+        RunningAttempt r = new RunningAttempt(l);
+        if (claims != null) {
+            claims.add(l.runId(), l.entryId(), name); // before the run starts: a kill -9 from here on is swept at restart
+        }
         active.put(l.runId(), r);
         claimed.incrementAndGet();
         log.debug("worker {}: claimed entry {} as run {} (attempt {})", name, l.entryId(), l.runId(), l.attempt());
         pool.execute(() -> work(r));
     }
 
-    private void work(Running r) {
+    private void work(RunningAttempt r) {
         PgLease l = r.lease;
         Attempt attempt;
         try {
@@ -255,91 +269,13 @@ public final class PgWorker implements AutoCloseable {
         }
         r.executing = false;
         try {
-            record(r, attempt);
+            writer.record(l, attempt);
         } finally {
+            if (claims != null) {
+                claims.remove(l.runId());
+            }
             active.remove(l.runId());
             signal();
-        }
-    }
-
-    /** Writes the attempt's end, retrying while the database is unreachable. */
-    private void record(Running r, Attempt attempt) {
-        PgLease l = r.lease;
-        PgResults.Upload upload = null;
-        if (attempt.resultDir() != null && attempt.resultsRoot() != null) {
-            try {
-                upload = PgResults.upload(attempt.resultsRoot(), attempt.resultDir(), caps, name);
-            } catch (RuntimeException e) {
-                log.warn("worker {}: the result of run {} in {} cannot be stored ({}); recording its end only", name,
-                        l.runId(), attempt.resultDir(), e.getMessage());
-            }
-        }
-        long deadline = System.nanoTime() + writeRetry.toNanos();
-        long waitMs = Math.min(1_000, Math.max(50, pollInterval.toMillis()));
-        while (true) {
-            try {
-                PgQueue.Finish f = queue.finish(l, attempt.result(), retry, upload);
-                if (f == PgQueue.Finish.LEASE_LOST) {
-                    log.warn("worker {}: the lease of run {} (entry {}) was taken over; its result is not written"
-                            + " (kept on this machine{})", name, l.runId(), l.entryId(),
-                            attempt.resultDir() == null ? "" : " at " + attempt.resultDir());
-                    synchronized (leaseLost) {
-                        leaseLost.add(l.runId());
-                    }
-                } else {
-                    recorded.incrementAndGet();
-                }
-                return;
-            } catch (DatabaseUnavailableException e) {
-                if (System.nanoTime() > deadline) {
-                    log.error("worker {}: gave up writing run {} (entry {}) after {}: its result stays at {}", name,
-                            l.runId(), l.entryId(), writeRetry, attempt.resultDir(), e);
-                    synchronized (leaseLost) {
-                        unrecorded.add(l.runId());
-                    }
-                    return;
-                }
-                log.warn("worker {}: cannot write run {} yet (retrying in {} ms): {}", name, l.runId(), waitMs,
-                        e.getMessage());
-                try {
-                    Thread.sleep(waitMs);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    synchronized (leaseLost) {
-                        unrecorded.add(l.runId());
-                    }
-                    return;
-                }
-                waitMs = Math.min(waitMs * 2, 30_000);
-            } catch (HarnessException e) {
-                log.error("worker {}: cannot write run {} (entry {}); its result stays at {}", name, l.runId(),
-                        l.entryId(), attempt.resultDir(), e);
-                synchronized (leaseLost) {
-                    unrecorded.add(l.runId());
-                }
-                return;
-            }
-        }
-    }
-
-    /** The heartbeat: renews every lease this worker holds; a run whose lease is gone is bailed. */
-    private void renewLeases() {
-        try {
-            if (active.isEmpty()) {
-                return;
-            }
-            Set<String> ids = Set.copyOf(active.keySet());
-            Set<String> held = queue.renew(name, ids, lease);
-            for (String id : ids) {
-                Running r = active.get(id);
-                if (r != null && !held.contains(id) && !r.lost && r.executing) {
-                    r.lost = true;
-                    log.warn("worker {}: lost the lease of run {} (entry {}); bailing it", name, id, r.lease.entryId());
-                    executor.bail(id);
-                }
-            }
-        } catch (RuntimeException e) {
-            log.warn("worker {}: cannot renew leases: {}", name, e.getMessage());
         }
     }
 

@@ -130,6 +130,39 @@ class PgQueueTest {
     }
 
     @Test
+    void aCappedClaimWaitsOnlyForTheLockOfItsOwnCapThenCountsAgain() throws Exception {
+        queue.enqueue("b", specs("a", "p", 1), RetryPolicy.DEFAULT); // the oldest entry
+        queue.enqueue("b", specs("b", "p", 1), RetryPolicy.DEFAULT);
+        queue.cap(PgQueue.CapKind.HARNESS, "a", 1);
+        queue.cap(PgQueue.CapKind.HARNESS, "b", 1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        ExecutorService pool2 = Executors.newSingleThreadExecutor(); // never blocks the test thread, which holds the lock
+        try (var holder = db.connect()) {
+            // another transaction holds harness a's cap lock, as a concurrent claim of it would
+            holder.setAutoCommit(false);
+            try (var p = holder.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                p.setLong(1, ClaimTransaction.capLockKey(PgQueue.CapKind.HARNESS, "a"));
+                p.executeQuery().close();
+            }
+            Future<Optional<PgLease>> waiting = pool.submit(() -> queue.claim("w1", LONG));
+            PgTesting.await("the claim of harness a to wait for its cap's lock", Duration.ofMinutes(2),
+                    () -> scalar(db, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted") == 1);
+            // a claim of another capped harness is not held up (it skips the waiting claim's locked row)
+            Future<Optional<PgLease>> other = pool2.submit(() -> queue.claim("w2", LONG));
+            assertThat(other.get(2, TimeUnit.MINUTES)).map(l -> l.spec().harness()).contains("b");
+            assertThat(waiting.isDone()).isFalse();
+            holder.rollback();
+            assertThat(waiting.get(2, TimeUnit.MINUTES)).map(l -> l.spec().harness()).contains("a");
+        } finally {
+            pool.shutdownNow();
+            pool2.shutdownNow();
+        }
+        // both caps are full now: counted again under the locks, nothing more is claimed
+        assertThat(queue.claim("w3", LONG)).isEmpty();
+        assertThat(scalar(db, "SELECT count(*) FROM h4j_queue WHERE state = 'running'")).isEqualTo(2);
+    }
+
+    @Test
     void aProviderCapHoldsToo() {
         queue.enqueue("b", specs("h", "slow-provider", 3), RetryPolicy.DEFAULT);
         queue.cap(PgQueue.CapKind.PROVIDER, "slow-provider", 1);

@@ -47,7 +47,7 @@ final class WorkerJvms implements AutoCloseable {
     Worker start(PgServer pg, String url, Path state, String name, long leaseMs, long heartbeatMs, int concurrency)
             throws IOException {
         Files.createDirectories(state);
-        Path log = state.resolve("worker.log");
+        Path log = state.resolve("worker-" + name + ".log"); // workers may share a state dir
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"), TestWorkerMain.class.getName(), url, state.toString(), name,

@@ -5,10 +5,9 @@ import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.internal.Checks;
 import dev.harness4j.core.process.RunMarker;
+import dev.harness4j.core.workspace.RunLeftovers;
 import dev.harness4j.api.Isolation;
-import dev.harness4j.core.internal.workspace.SafeDelete;
 import dev.harness4j.core.internal.workspace.Workspaces;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -254,9 +253,9 @@ public final class RunQueue {
 
     /**
      * Removes what a run left under {@code <stateDir>/runs}: its directory {@code <runId>} and
-     * files next to it named {@code <runId>.*} (the runner's {@code <runId>.events.jsonl}), each
-     * through {@link SafeDelete} (only below {@code runs}, symlinks deleted, never followed,
-     * read-only directories made writable). For a {@link Isolation#WORKTREE} run it then prunes
+     * files next to it named {@code <runId>.*} (the runner's {@code <runId>.events.jsonl}), and a
+     * half-written {@code results/.tmp-<runId>}, through {@link RunLeftovers#remove} (only below
+     * the state dir, symlinks deleted, never followed, read-only directories made writable). For a {@link Isolation#WORKTREE} run it then prunes
      * the baseline's registration of the worktree ({@code git worktree prune}), since the dead
      * process never ran {@code git worktree remove}.
      */
@@ -265,20 +264,11 @@ public final class RunQueue {
         if (stateDir == null || runId == null || !runId.matches("[A-Za-z0-9._-]+")) {
             return false;
         }
-        Path runs = stateDir.resolve("runs");
         boolean removed = false;
-        if (Files.isDirectory(runs)) {
-            try (var entries = Files.newDirectoryStream(runs, p -> {
-                String n = p.getFileName().toString();
-                return n.equals(runId) || n.startsWith(runId + ".");
-            })) {
-                for (Path p : entries) {
-                    SafeDelete.deleteBelow(runs, p);
-                    removed = true;
-                }
-            } catch (IOException | RuntimeException e) {
-                log.warn("cannot remove the stale workspace of run {} under {}: {}", runId, runs, e.toString());
-            }
+        try {
+            removed = !RunLeftovers.remove(stateDir, runId).isEmpty();
+        } catch (RuntimeException e) {
+            log.warn("cannot remove the stale workspace of run {} under {}: {}", runId, stateDir.resolve("runs"), e.toString());
         }
         if (entry.spec().isolation() == Isolation.WORKTREE) {
             pruneWorktrees(entry.spec().baseline());

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -32,18 +33,23 @@ import java.util.TreeSet;
  *
  * <p>Measured against grouping in SQL ({@code GROUP BY} combo and task, then the same merge):
  * 2.3 s against 1.4–2.0 s over 100,000 runs of one run per cell on a loaded 2-core machine — the
- * {@code GROUP BY} costs the server more than sending the narrow lines (docs/SCALING.md).
+ * {@code GROUP BY} costs the server more than sending the narrow lines (docs/SCALING.md). With one
+ * run per cell most of the time went to allocating (a JFR profile: young-GC pauses of 100–180 ms
+ * copying the live maps), so the sums are kept lean: combos looked up through nested maps (no key
+ * object per run), one {@link Sum} per combo and task holding plain fields (sets and maps only
+ * when a run needs one), a cell of one combo and task reusing that sum, and the result maps built
+ * sorted.
  */
 public final class MetricsQuery {
     private MetricsQuery() {}
 
-    /** The sums of a group being merged. */
+    /** The sums of a group of runs: one combo and task as read, or a merge of such groups. */
     private static final class Sum {
         int runs;
         int passed;
         double rewardSum;
         int rewards;
-        long[] durations = new long[4];
+        long[] durations;
         int measured;
         long tokensIn;
         long tokensOut;
@@ -52,81 +58,141 @@ public final class MetricsQuery {
         int costs;
         Set<String> sources = Set.of();
         Map<String, Integer> errors = Map.of();
-        List<int[]> tasks = new ArrayList<>(1);
-        String first;
+        List<int[]> tasks; // a merged group's {trials, passed} per combo and task (pass@k)
+
+        void addDuration(long d) {
+            if (durations == null) {
+                durations = new long[1];
+            } else if (measured == durations.length) {
+                durations = Arrays.copyOf(durations, measured * 2);
+            }
+            durations[measured++] = d;
+        }
+
+        void addSource(String source) {
+            if (sources.contains(source)) {
+                return;
+            }
+            if (sources.isEmpty()) {
+                sources = Set.of(source);
+            } else {
+                Set<String> more = new TreeSet<>(sources);
+                more.add(source);
+                sources = more;
+            }
+        }
+
+        void addErrors(String errorClass, int n) {
+            if (errors.isEmpty()) {
+                errors = Map.of(errorClass, n); // most groups of one run: no tree
+                return;
+            }
+            if (!(errors instanceof TreeMap)) {
+                errors = new TreeMap<>(errors);
+            }
+            errors.merge(errorClass, n, Integer::sum);
+        }
 
         void add(Sum f) {
             runs += f.runs;
             passed += f.passed;
             rewardSum += f.rewardSum;
             rewards += f.rewards;
-            if (measured + f.measured > durations.length) {
-                durations = Arrays.copyOf(durations, Math.max(durations.length * 2, measured + f.measured));
+            if (f.measured > 0) {
+                if (durations == null || measured + f.measured > durations.length) {
+                    durations = Arrays.copyOf(durations == null ? new long[0] : durations,
+                            Math.max(durations == null ? 4 : durations.length * 2, measured + f.measured));
+                }
+                System.arraycopy(f.durations, 0, durations, measured, f.measured);
+                measured += f.measured;
             }
-            System.arraycopy(f.durations, 0, durations, measured, f.measured);
-            measured += f.measured;
             tokensIn += f.tokensIn;
             tokensOut += f.tokensOut;
             tokensMeasured += f.tokensMeasured;
             cost = cost.add(f.cost);
             costs += f.costs;
-            if (!f.sources.isEmpty() && !sources.containsAll(f.sources)) {
-                sources = new TreeSet<>(sources);
-                sources.addAll(f.sources);
-            }
-            if (!f.errors.isEmpty()) {
-                if (errors.isEmpty()) {
-                    errors = new TreeMap<>();
-                }
-                f.errors.forEach((k, v) -> errors.merge(k, v, Integer::sum));
-            }
-            if (first == null || f.first.compareTo(first) < 0) {
-                first = f.first;
-            }
+            f.sources.forEach(this::addSource);
+            f.errors.forEach(this::addErrors);
         }
 
+        /** A fresh sum of these groups (they stay as they are). */
+        static Sum merged(Sum a, Sum b) {
+            Sum m = new Sum();
+            m.add(a);
+            m.add(b);
+            return m;
+        }
+
+        /** Its figures, pass@k over {@code perTask}, or over this group as one task when {@code null}. */
         Metrics metrics(List<int[]> perTask) {
             Long median = null;
             if (measured > 0) {
-                long[] d = Arrays.copyOf(durations, measured);
-                Arrays.sort(d);
-                median = Metrics.median(d[(measured - 1) / 2], d[measured / 2]);
+                Arrays.sort(durations, 0, measured); // the order of the values matters to nothing else
+                median = Metrics.median(durations[(measured - 1) / 2], durations[measured / 2]);
             }
-            return Metrics.of(new Metrics.Tally(runs, passed, perTask, rewardSum, rewards, median, tokensIn, tokensOut,
-                    tokensMeasured, cost, costs, sources, errors));
+            return Metrics.of(new Metrics.Tally(runs, passed, perTask != null ? perTask : List.of(new int[] {runs, passed}),
+                    rewardSum, rewards, median, tokensIn, tokensOut, tokensMeasured, cost, costs, sources, errors));
+        }
+    }
+
+    /** One combo's groups per task label, as read. */
+    private static final class Combo {
+        final String harness;
+        final String provider;
+        final String model;
+        final String label;
+        final Map<String, Sum> byTask = new HashMap<>();
+        String first; // its first result directory: ties on the leaderboard keep this order
+
+        Combo(String harness, String provider, String model) {
+            this.harness = harness;
+            this.provider = provider;
+            this.model = model;
+            this.label = harness + " / " + (model == null ? "(default)" : model);
         }
     }
 
     /** The metrics of one bench's results ({@code null}: every result), read in the caller's transaction. */
     public static BenchMetrics metrics(Connection c, String bench) throws SQLException {
-        Map<List<String>, Sum> fine = fineFromRows(c, bench);
-        Map<List<String>, Sum> combos = new HashMap<>();
-        Map<String, Sum> tasks = new HashMap<>();
-        Map<List<String>, Sum> cells = new HashMap<>();
-        fine.forEach((k, f) -> {
-            Sum combo = combos.computeIfAbsent(k.subList(0, 3), x -> new Sum());
-            combo.add(f);
-            combo.tasks.add(new int[] {f.runs, f.passed}); // one fine group per combo and task
-            tasks.computeIfAbsent(k.get(3), x -> new Sum()).add(f);
-        });
-        // last, as a cell takes over its first fine group (most cells have one: one provider per harness and model)
-        fine.forEach((k, f) -> cells.merge(k.subList(3, 5), f, (a, b) -> {
-            a.add(b);
-            return a;
-        }));
-        List<Map.Entry<List<String>, Sum>> ordered = new ArrayList<>(combos.entrySet());
-        ordered.sort(Map.Entry.comparingByValue((a, b) -> a.first.compareTo(b.first))); // as the rows come, by dir
+        List<Combo> combos = read(c, bench);
+        combos.sort((a, b) -> a.first.compareTo(b.first)); // as the rows come, by dir
         List<BenchMetrics.ComboMetrics> board = new ArrayList<>();
-        for (Map.Entry<List<String>, Sum> e : ordered) {
-            List<String> k = e.getKey();
-            board.add(new BenchMetrics.ComboMetrics(k.get(0), k.get(1), k.get(2), e.getValue().metrics(e.getValue().tasks)));
+        SortedMap<String, Sum> tasks = new TreeMap<>();
+        SortedMap<String, SortedMap<String, Sum>> cells = new TreeMap<>();
+        for (Combo combo : combos) {
+            Sum total = new Sum();
+            total.tasks = new ArrayList<>(combo.byTask.size());
+            combo.byTask.forEach((task, f) -> {
+                total.add(f);
+                total.tasks.add(new int[] {f.runs, f.passed}); // one group per combo and task
+                tasks.computeIfAbsent(task, t -> new Sum()).add(f);
+                // a cell is harness / model: the groups of two providers of one harness and model merge
+                cells.computeIfAbsent(task, t -> new TreeMap<>()).merge(combo.label, f,
+                        (a, b) -> a.tasks != null ? addTo(a, b) : mergedCell(a, b));
+            });
+            board.add(new BenchMetrics.ComboMetrics(combo.harness, combo.provider, combo.model, total.metrics(total.tasks)));
         }
-        Map<String, Metrics> byTask = new HashMap<>();
-        tasks.forEach((k, s) -> byTask.put(k, s.metrics(List.of(new int[] {s.runs, s.passed}))));
-        Map<String, Map<String, Metrics>> byCell = new HashMap<>();
-        cells.forEach((k, s) -> byCell.computeIfAbsent(k.get(0), t -> new HashMap<>())
-                .put(k.get(1), s.metrics(List.of(new int[] {s.runs, s.passed}))));
+        SortedMap<String, Metrics> byTask = new TreeMap<>();
+        tasks.forEach((k, s) -> byTask.put(k, s.metrics(null)));
+        SortedMap<String, Map<String, Metrics>> byCell = new TreeMap<>();
+        cells.forEach((task, row) -> {
+            SortedMap<String, Metrics> out = new TreeMap<>();
+            row.forEach((label, s) -> out.put(label, s.metrics(null)));
+            byCell.put(task, out);
+        });
         return BenchMetrics.of(board, byTask, byCell);
+    }
+
+    private static Sum addTo(Sum merged, Sum f) {
+        merged.add(f);
+        return merged;
+    }
+
+    /** A cell of two groups: a fresh sum, marked as merged by its task list (pass@k of a cell is over itself). */
+    private static Sum mergedCell(Sum a, Sum b) {
+        Sum m = Sum.merged(a, b);
+        m.tasks = List.of();
+        return m;
     }
 
     /**
@@ -138,29 +204,33 @@ public final class MetricsQuery {
             + " reward, duration_ms, tokens_in, tokens_out, cost_usd, cost_source, dir FROM h4j_result"
             + " WHERE ?::text IS NULL OR bench = ?";
 
-    /** The sums per combo and task (with its cell's label), read from the narrow lines of every run. */
-    private static Map<List<String>, Sum> fineFromRows(Connection c, String bench) throws SQLException {
-        Map<List<String>, Sum> fine = new HashMap<>();
+    /** Every combo with its sums per task label, read from the narrow lines of every run. */
+    private static List<Combo> read(Connection c, String bench) throws SQLException {
+        Map<String, Map<String, Map<String, Combo>>> index = new HashMap<>(); // harness -> provider -> model
+        List<Combo> combos = new ArrayList<>();
         try (PreparedStatement p = prepare(c, ROWS, bench); ResultSet r = p.executeQuery()) {
             while (r.next()) {
                 String harness = r.getString(1);
+                String provider = r.getString(2);
                 String model = r.getString(3);
-                List<String> key = Arrays.asList(harness, r.getString(2), model, String.valueOf(r.getString(4)),
-                        harness + " / " + (model == null ? "(default)" : model));
-                Sum f = fine.get(key);
+                Combo combo = index.computeIfAbsent(harness, h -> new HashMap<>())
+                        .computeIfAbsent(provider, x -> new HashMap<>()).get(model);
+                if (combo == null) {
+                    combo = new Combo(harness, provider, model);
+                    index.get(harness).get(provider).put(model, combo);
+                    combos.add(combo);
+                }
+                String task = String.valueOf(r.getString(4));
+                Sum f = combo.byTask.get(task);
                 if (f == null) {
                     f = new Sum();
-                    f.sources = new TreeSet<>();
-                    fine.put(key, f);
+                    combo.byTask.put(task, f);
                 }
                 f.runs++;
                 if (r.getBoolean(7)) {
                     f.passed++;
                 } else {
-                    if (f.errors.isEmpty()) {
-                        f.errors = new TreeMap<>();
-                    }
-                    f.errors.merge(Metrics.errorClass(r.getString(5), r.getString(6)), 1, Integer::sum);
+                    f.addErrors(Metrics.errorClass(r.getString(5), r.getString(6)), 1);
                 }
                 double reward = r.getDouble(8);
                 if (!r.wasNull()) {
@@ -169,10 +239,7 @@ public final class MetricsQuery {
                 }
                 long d = r.getLong(9);
                 if (!r.wasNull()) {
-                    if (f.measured == f.durations.length) {
-                        f.durations = Arrays.copyOf(f.durations, f.measured * 2);
-                    }
-                    f.durations[f.measured++] = d;
+                    f.addDuration(d);
                 }
                 long in = r.getLong(10);
                 boolean hasIn = !r.wasNull();
@@ -188,16 +255,16 @@ public final class MetricsQuery {
                     f.costs++;
                     String source = r.getString(13);
                     if (source != null) {
-                        f.sources.add(source);
+                        f.addSource(source);
                     }
                 }
                 String dir = r.getString(14);
-                if (f.first == null || dir.compareTo(f.first) < 0) {
-                    f.first = dir;
+                if (combo.first == null || dir.compareTo(combo.first) < 0) {
+                    combo.first = dir;
                 }
             }
         }
-        return fine;
+        return combos;
     }
 
     private static PreparedStatement prepare(Connection c, String sql, String bench) throws SQLException {

@@ -1,30 +1,43 @@
 package dev.harness4j.postgres.internal;
 
-/** The queue's two longer statements, kept apart from {@code PgQueue}'s transaction code. */
+/** The queue's longer statements, kept apart from {@code PgQueue}'s transaction code. */
 public final class QueueSql {
     private QueueSql() {}
 
     /**
-     * Claims the oldest due entry that fits: parameters run id, worker, owner json, lease ms;
-     * returns id, spec, attempts, bench, harness, provider, started_at, lease_until. The full caps
-     * and the paused providers are computed once per claim (a few rows), not once per candidate
-     * entry, so a claim costs the same with or without caps.
+     * The oldest due entry that fits, locked ({@code FOR UPDATE SKIP LOCKED}): returns id,
+     * harness, provider, and the caps of its harness and provider (null when uncapped). The full
+     * caps and the paused providers are computed once per claim (a few rows), not once per
+     * candidate entry. Caps are judged here without their locks; a capped candidate is judged again
+     * under its caps' locks ({@link #RUNNING_OF}).
      */
-    public static final String CLAIM = "WITH full_caps AS MATERIALIZED (SELECT k.kind, k.name FROM h4j_cap k"
+    public static final String CANDIDATE = "WITH full_caps AS MATERIALIZED (SELECT k.kind, k.name FROM h4j_cap k"
             + " WHERE k.cap <= CASE WHEN k.kind = 'harness'"
             + " THEN (SELECT count(*) FROM h4j_queue r WHERE r.state = 'running' AND r.harness = k.name)"
             + " ELSE (SELECT count(*) FROM h4j_queue r WHERE r.state = 'running' AND r.provider = k.name) END),"
-            + " paused AS MATERIALIZED (SELECT provider FROM h4j_provider_pause WHERE until > clock_timestamp()),"
-            + " c AS (SELECT q.id FROM h4j_queue q"
+            + " paused AS MATERIALIZED (SELECT provider FROM h4j_provider_pause WHERE until > clock_timestamp())"
+            + " SELECT q.id, q.harness, q.provider,"
+            + " (SELECT cap FROM h4j_cap WHERE kind = 'harness' AND name = q.harness),"
+            + " (SELECT cap FROM h4j_cap WHERE kind = 'provider' AND name = q.provider) FROM h4j_queue q"
             + " WHERE q.state = 'queued' AND (q.not_before IS NULL OR q.not_before <= clock_timestamp())"
             + " AND q.provider NOT IN (SELECT provider FROM paused)"
             + " AND q.harness NOT IN (SELECT name FROM full_caps WHERE kind = 'harness')"
             + " AND q.provider NOT IN (SELECT name FROM full_caps WHERE kind = 'provider')"
-            + " ORDER BY q.seq LIMIT 1 FOR UPDATE OF q SKIP LOCKED)"
-            + " UPDATE h4j_queue u SET state = 'running', attempts = u.attempts + 1, run_id = ?, worker = ?,"
-            + " owner = ?::jsonb, lease_until = clock_timestamp() + ? * interval '1 millisecond',"
+            + " ORDER BY q.seq LIMIT 1 FOR UPDATE OF q SKIP LOCKED";
+
+    /** How many entries of a harness (parameter 1) or a provider (parameter 2) are running. */
+    public static final String RUNNING_OF = "SELECT count(*) FILTER (WHERE harness = ?), count(*) FILTER"
+            + " (WHERE provider = ?) FROM h4j_queue WHERE state = 'running'";
+
+    /**
+     * Turns the locked candidate (parameter 5: its id) into a lease: parameters run id, worker,
+     * owner json, lease ms; returns id, spec, attempts, bench, harness, provider, started_at,
+     * lease_until.
+     */
+    public static final String CLAIM = "UPDATE h4j_queue u SET state = 'running', attempts = u.attempts + 1,"
+            + " run_id = ?, worker = ?, owner = ?::jsonb, lease_until = clock_timestamp() + ? * interval '1 millisecond',"
             + " started_at = clock_timestamp(), not_before = NULL, reason = NULL, updated_at = clock_timestamp()"
-            + " FROM c WHERE u.id = c.id"
+            + " WHERE u.id = ?"
             + " RETURNING u.id, u.spec::text, u.attempts, u.bench, u.harness, u.provider, u.started_at, u.lease_until";
 
     /**

@@ -54,13 +54,16 @@ public final class PgQueueBenchmark {
         int fileClaims = Math.min(claims, 500);
         System.out.printf(Locale.ROOT, "claims: %d fake instant runs per measurement (claim, then record the end);"
                 + " the file store with %d (each claim there lists every active entry's file)%n", claims, fileClaims);
-        System.out.printf(Locale.ROOT, "%-8s %14s %20s %14s%n", "workers", "pg claims/s", "pg claims/s (capped)",
-                "file claims/s");
+        System.out.println("(half the runs are of harness fake, half of fake-2; capped: a cap on fake that never binds;"
+                + " both capped: one on each, so the claims of the two take two different cap locks)");
+        System.out.printf(Locale.ROOT, "%-8s %14s %20s %25s %14s%n", "workers", "pg claims/s", "pg claims/s (capped)",
+                "pg claims/s (both capped)", "file claims/s");
         for (int n : workers) {
-            double pgRate = pgClaims(pg, claims, n, false);
-            double pgCapped = pgClaims(pg, claims, n, true);
+            double pgRate = pgClaims(pg, claims, n, 0);
+            double pgCapped = pgClaims(pg, claims, n, 1);
+            double pgBoth = pgClaims(pg, claims, n, 2);
             double fileRate = fileClaims(fileClaims, n);
-            System.out.printf(Locale.ROOT, "%-8d %14.0f %20.0f %14.0f%n", n, pgRate, pgCapped, fileRate);
+            System.out.printf(Locale.ROOT, "%-8d %14.0f %20.0f %25.0f %14.0f%n", n, pgRate, pgCapped, pgBoth, fileRate);
         }
         summary(pg, rows, fileRows);
         System.exit(0);
@@ -76,15 +79,18 @@ public final class PgQueueBenchmark {
     }
 
     /** Claims per second with {@code n} workers, each with its own connection, until the queue is empty. */
-    private static double pgClaims(PgServer pg, int claims, int n, boolean capped) throws Exception {
+    private static double pgClaims(PgServer pg, int claims, int n, int capped) throws Exception {
         String url = pg.newDatabase();
         try (PgDatabase setup = pg.database(url)) {
             setup.migrate();
             PgQueue q = new PgQueue(setup);
             q.enqueue("bench", specs(claims), RetryPolicy.DEFAULT);
-            if (capped) {
-                // a cap that never binds still makes every claim take the cap lock: the worst case
+            // a cap that never binds still makes every claim of its harness take the cap's lock: the worst case
+            if (capped >= 1) {
                 q.cap(PgQueue.CapKind.HARNESS, "fake", 1_000_000);
+            }
+            if (capped >= 2) {
+                q.cap(PgQueue.CapKind.HARNESS, "fake-2", 1_000_000);
             }
         }
         HarnessResult done = HarnessResult.builder(Outcome.COMPLETED, "m").build();
@@ -197,9 +203,10 @@ public final class PgQueueBenchmark {
             System.out.printf(Locale.ROOT, "%nsummary: %d result rows inserted in %.1f s%n", rows,
                     (System.nanoTime() - t0) / 1e9);
             PgResults results = new PgResults(db);
-            // interleaved, so both paths see the same load of this shared machine
+            // interleaved, so every path sees the same load of this shared machine
             long[] rowsMs = new long[7];
             long[] loadMs = new long[7];
+            long[] beforeMs = new long[7];
             long[] aggMs = new long[7];
             int got = 0;
             int combos = 0;
@@ -212,6 +219,14 @@ public final class PgQueueBenchmark {
                 SummaryFormat.taskGrid(m);
                 rowsMs[i] = (System.nanoTime() - t) / 1_000_000;
                 got = s.rows().size();
+                s = null;
+                m = null;
+                t = System.nanoTime();
+                BenchMetrics b = before(db);
+                SummaryFormat.leaderboard(b);
+                SummaryFormat.taskGrid(b);
+                beforeMs[i] = (System.nanoTime() - t) / 1_000_000;
+                b = null;
                 t = System.nanoTime();
                 BenchMetrics a = results.metrics(null); // what bench summary --db prints, from the aggregates alone
                 SummaryFormat.leaderboard(a);
@@ -221,13 +236,29 @@ public final class PgQueueBenchmark {
             }
             Arrays.sort(rowsMs);
             Arrays.sort(loadMs);
+            Arrays.sort(beforeMs);
             Arrays.sort(aggMs);
             System.out.printf(Locale.ROOT, "%s, %d rows, %d combos, %d cells; leaderboard + task grid; load average %s%n",
                     shape, got, combos, got * 30 / perTask, loadAverage());
             System.out.printf(Locale.ROOT, "  every row loaded + BenchMetrics: median %d ms (min %d, max %d; loading the rows"
                     + " %d ms)%n", rowsMs[3], rowsMs[0], rowsMs[6], loadMs[3]);
+            System.out.printf(Locale.ROOT, "  narrow columns, summing before (b3f9ce9): median %d ms (min %d, max %d)%n",
+                    beforeMs[3], beforeMs[0], beforeMs[6]);
             System.out.printf(Locale.ROOT, "  narrow columns summed per combo and task (PgResults.metrics): median %d ms (min %d, max %d; target"
                     + " <= 1000)%n", aggMs[3], aggMs[0], aggMs[6]);
+        }
+    }
+
+    /** The figures as {@code PgResults.metrics} summed them before (same transaction settings). */
+    private static BenchMetrics before(PgDatabase db) throws Exception {
+        try (var c = db.connect()) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+            }
+            BenchMetrics m = MetricsQueryBefore.metrics(c, null);
+            c.commit();
+            return m;
         }
     }
 
