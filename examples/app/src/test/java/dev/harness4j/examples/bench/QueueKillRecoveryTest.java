@@ -48,6 +48,15 @@ class QueueKillRecoveryTest {
         return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
 
+    private static boolean isBwrap(ProcessHandle h) {
+        return h.info().command().orElse("").endsWith("bwrap");
+    }
+
+    private static boolean running(String runId, boolean sandboxed) {
+        List<ProcessHandle> marked = RunMarker.find(runId);
+        return sandboxed ? marked.stream().anyMatch(QueueKillRecoveryTest::isBwrap) : !marked.isEmpty();
+    }
+
     @ParameterizedTest(name = "sandboxed={0}")
     @ValueSource(booleans = {false, true})
     void afterKillMinus9TheNextStartFinishesEveryEntryOnceAndLeavesNothingRunning(boolean sandboxed) throws Exception {
@@ -75,13 +84,15 @@ class QueueKillRecoveryTest {
             }
             assertThat(killedRuns).hasSize(2);
             for (String runId : killedRuns) {
+                // another JVM's child: nothing to wait on but /proc; a sandboxed run's first marked
+                // process may still be on its way to exec bwrap, so wait for the bwrap one
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (RunMarker.find(runId).isEmpty() && System.nanoTime() < deadline) {
-                    Thread.sleep(20); // another JVM's child: nothing to wait on but /proc
+                while (!running(runId, sandboxed) && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
                 }
                 assertThat(RunMarker.find(runId)).as("the harness of " + runId + " runs").isNotEmpty();
                 if (sandboxed) {
-                    assertThat(RunMarker.find(runId)).as("sandboxed").anyMatch(h -> h.info().command().orElse("").endsWith("bwrap"));
+                    assertThat(RunMarker.find(runId)).as("sandboxed").anyMatch(QueueKillRecoveryTest::isBwrap);
                 }
             }
             first.destroyForcibly(); // SIGKILL
