@@ -15,6 +15,7 @@ import dev.harness4j.api.Secret;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
+import dev.harness4j.testkit.OfflineHome;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.testkit.RealCli;
@@ -22,15 +23,15 @@ import dev.harness4j.testkit.model.RecordedRequest;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HexFormat;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -101,7 +102,7 @@ class GeminiEndToEndTest {
                 .writeFile("hello.txt", "hello from gemini\n").usage(100, 20, 30, 0)
                 .say("Wrote hello.txt.").usage(110, 5, 0, 0)
                 .build());
-        String homeBefore = treeDigest(home);
+        Map<String, String> homeBefore = OfflineHome.snapshot(home);
         Map<String, String> baselineBefore = GitRepos.fingerprint(baseline);
 
         Run run = run(model, provider(model));
@@ -131,7 +132,7 @@ class GeminiEndToEndTest {
         });
         String escapedPrompt = JSON.writeValueAsString(PROMPT);
         assertThat(run.requests.get(0).body()).contains(escapedPrompt.substring(1, escapedPrompt.length() - 1));
-        assertThat(treeDigest(home)).as("the fake HOME, .gemini, .npm and .cache included").isEqualTo(homeBefore);
+        assertThat(OfflineHome.snapshot(home)).as("the fake HOME, .gemini, .npm and .cache included").isEqualTo(homeBefore);
         assertThat(GitRepos.fingerprint(baseline)).as("the baseline").isEqualTo(baselineBefore);
         for (String f : List.of("transcript.log", "events.jsonl", "meta.json")) {
             assertThat(Files.readString(run.record.resultDir().resolve(f))).as(f).doesNotContain(KEY);
@@ -237,24 +238,6 @@ class GeminiEndToEndTest {
         return new Run(record, meta, requests, out, err);
     }
 
-    /** A digest over every path, and every file's content, below {@code dir}. */
-    private static String treeDigest(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            for (Path p : walk.sorted().toList()) {
-                md.update(dir.relativize(p).toString().getBytes());
-                md.update((byte) 0);
-                if (Files.isRegularFile(p)) {
-                    md.update(Files.readAllBytes(p));
-                }
-            }
-            return HexFormat.of().formatHex(md.digest());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     /** One finished run as the test reads it. */
     private record Run(RunRecord record, JsonNode meta, List<RecordedRequest> requests, List<String> stdout,

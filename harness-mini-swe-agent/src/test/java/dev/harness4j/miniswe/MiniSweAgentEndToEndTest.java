@@ -15,6 +15,7 @@ import dev.harness4j.api.Secret;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
+import dev.harness4j.testkit.OfflineHome;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.testkit.RealCli;
@@ -26,12 +27,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HexFormat;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,7 +71,7 @@ class MiniSweAgentEndToEndTest {
 
     private Path baseline;
     private Path home;
-    private String homeBefore;
+    private Map<String, String> homeBefore;
     private Map<String, String> baselineBefore;
 
     @BeforeAll
@@ -94,13 +95,13 @@ class MiniSweAgentEndToEndTest {
         GitRepos.write(home, ".config/mini-swe-agent/.env", "MSWEA_MODEL_NAME=openai/not-the-run-model\n");
         GitRepos.write(home, ".npm/_cacache/index", "user npm cache\n");
         GitRepos.write(home, ".cache/user.txt", "user cache\n");
-        homeBefore = treeDigest(home);
+        homeBefore = OfflineHome.snapshot(home);
         baselineBefore = GitRepos.fingerprint(baseline);
     }
 
     @AfterEach
     void homeAndBaselineAreUntouched() {
-        assertThat(treeDigest(home)).as("the fake HOME, .config, .npm and .cache included").isEqualTo(homeBefore);
+        assertThat(OfflineHome.snapshot(home)).as("the fake HOME, .config, .npm and .cache included").isEqualTo(homeBefore);
         assertThat(GitRepos.fingerprint(baseline)).as("the baseline").isEqualTo(baselineBefore);
     }
 
@@ -255,24 +256,6 @@ class MiniSweAgentEndToEndTest {
         }
     }
 
-    /** A digest over every path, and every file's content, below {@code dir}. */
-    private static String treeDigest(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            for (Path p : walk.sorted().toList()) {
-                md.update(dir.relativize(p).toString().getBytes());
-                md.update((byte) 0);
-                if (Files.isRegularFile(p)) {
-                    md.update(Files.readAllBytes(p));
-                }
-            }
-            return HexFormat.of().formatHex(md.digest());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     /** One finished run as the test reads it. */
     private record Run(RunRecord record, JsonNode meta, List<RecordedRequest> requests, List<String> stdout,

@@ -110,12 +110,23 @@ public final class OfflineHome implements AutoCloseable {
         return List.copyOf(trapped);
     }
 
-    /** Every path below the fake HOME with its content and modification time. */
+    /** Every path below the fake HOME with its content and modification time ({@link #snapshot(Path)}). */
     public Map<String, String> snapshot() {
+        return snapshot(home);
+    }
+
+    /**
+     * Every path below {@code dir}, in order, with each file's SHA-256 and modification time: two
+     * equal snapshots mean nothing below {@code dir} was created, removed or written.
+     *
+     * @param dir an existing directory
+     * @return relative path → {@code sha256@mtime}, {@code dir} or {@code other}
+     */
+    public static Map<String, String> snapshot(Path dir) {
         Map<String, String> out = new java.util.TreeMap<>();
-        try (Stream<Path> walk = Files.walk(home)) {
+        try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : walk.toList()) {
-                String rel = home.relativize(p).toString();
+                String rel = dir.relativize(p).toString();
                 if (Files.isRegularFile(p)) {
                     MessageDigest md = MessageDigest.getInstance("SHA-256");
                     out.put(rel, HexFormat.of().formatHex(md.digest(Files.readAllBytes(p))) + "@"
