@@ -15,13 +15,16 @@ module dev.harness4j.core {
 
     exports dev.harness4j.core;
     exports dev.harness4j.core.job;
+    exports dev.harness4j.core.pipeline;
     exports dev.harness4j.core.process;
     exports dev.harness4j.core.provider;
     exports dev.harness4j.core.queue;
+    exports dev.harness4j.core.stages;
     exports dev.harness4j.core.workspace;
 
     // providers.json and queue entries are bound by Jackson
     opens dev.harness4j.core.provider to com.fasterxml.jackson.databind;
 
     uses dev.harness4j.api.Harness;
+    uses dev.harness4j.core.pipeline.RunStageFactory;
 }

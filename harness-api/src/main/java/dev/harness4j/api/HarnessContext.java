@@ -10,10 +10,31 @@ import java.util.Optional;
  * Everything an adapter needs to translate one run into an {@link Invocation}. Built by
  * harness-core; adapter tests build it with {@link #builder()}.
  *
+ * <p>What the runner adds to the caller's task, in {@link #prompt()} (the {@link #task()} is
+ * always the caller's text as written):
+ * <ul>
+ *   <li>the autonomy preamble before it (harness-core's {@code AutonomyPreamble}: a headless run
+ *       has no one to answer questions) — off with {@code HarnessRunner.builder().autonomyPreamble(false)};
+ *   <li>the phase-report contract after it (harness-core's {@code PhaseReports.CONTRACT}: the
+ *       agent is asked to write {@code .harness4j/report.json}) — off with {@code
+ *       phaseReports(PhaseReports.GIT_ONLY)}; a runner built with {@code autonomyPreamble(false)}
+ *       adds it only when {@code phaseReports(..)} asks for self-reports explicitly.
+ * </ul>
+ * So with {@code autonomyPreamble(false)} and no explicit phase reports, {@code prompt()} equals
+ * {@code task()}: the prompt arrives as the caller wrote it.
+ *
+ * <p>The {@link #provider()} is the provider as the agent must reach it: when the runner meters
+ * the run (its default), its base URL points at the runner's metering proxy on loopback (a
+ * per-run path), not at the provider's own endpoint; pass it to the CLI as it is. When the
+ * runner confines the run, the process sees a substitute HOME (in the scratch dir), a private
+ * {@code /tmp}, a read-only system, and no network but that proxy (harness-core's
+ * {@code HarnessRunner.Builder#sandbox}).
+ *
  * @param runId the run's unique id
- * @param prompt the full prompt, as the CLI should get it: core has already put its autonomy preamble
- *     before the caller's task (unless the runner was built without it)
- * @param provider the resolved provider, carrying the resolved model
+ * @param prompt the full prompt, as the CLI should get it: the {@link #task()} with what the
+ *     runner adds (see above)
+ * @param provider the resolved provider, carrying the resolved model; its URL is the meter's when
+ *     the run is metered
  * @param workspace the isolated checkout the harness works in (absolute)
  * @param scratchDir a per-run directory outside the workspace for config, state and prompt
  *     files; files the invocation declares are written here
@@ -24,6 +45,7 @@ import java.util.Optional;
  * @param environment the environment the process would inherit, so an adapter can decide what
  *     to remove; never written anywhere by the library
  * @param runningAsRoot whether the JVM runs as root (some CLIs refuse flags for root)
+ * @param task the caller's task, exactly as given (without what the runner adds)
  */
 public record HarnessContext(
         String runId,
@@ -36,7 +58,8 @@ public record HarnessContext(
         String systemPrompt,
         Map<String, String> options,
         Map<String, String> environment,
-        boolean runningAsRoot) {
+        boolean runningAsRoot,
+        String task) {
 
     /**
      * Checks the required parts and copies the maps.
@@ -52,6 +75,7 @@ public record HarnessContext(
      * @param options harness-specific options from the run spec
      * @param environment the environment the process would inherit
      * @param runningAsRoot whether the JVM runs as root
+     * @param task the caller's task as written
      */
     public HarnessContext {
         Objects.requireNonNull(runId, "runId");
@@ -63,6 +87,29 @@ public record HarnessContext(
         Objects.requireNonNull(limits, "limits");
         options = Map.copyOf(Objects.requireNonNull(options, "options"));
         environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
+        Objects.requireNonNull(task, "task");
+    }
+
+    /**
+     * A context whose task is its whole prompt (nothing added by a runner).
+     *
+     * @param runId the run's unique id
+     * @param prompt the full prompt, also taken as the task
+     * @param provider the resolved provider
+     * @param workspace the isolated checkout the harness works in
+     * @param scratchDir the per-run directory outside the workspace
+     * @param executable the CLI's resolved executable
+     * @param limits the run's limits
+     * @param systemPrompt text to append to the system prompt, or {@code null}
+     * @param options harness-specific options from the run spec
+     * @param environment the environment the process would inherit
+     * @param runningAsRoot whether the JVM runs as root
+     */
+    public HarnessContext(String runId, String prompt, ResolvedProvider provider, Path workspace, Path scratchDir,
+            String executable, Limits limits, String systemPrompt, Map<String, String> options,
+            Map<String, String> environment, boolean runningAsRoot) {
+        this(runId, prompt, provider, workspace, scratchDir, executable, limits, systemPrompt, options, environment,
+                runningAsRoot, prompt);
     }
 
     /**
@@ -97,6 +144,7 @@ public record HarnessContext(
     public static final class Builder {
         private String runId = "run-test";
         private String prompt;
+        private String task;
         private ResolvedProvider provider;
         private Path workspace;
         private Path scratchDir;
@@ -123,6 +171,13 @@ public record HarnessContext(
          * @return this builder
          */
         public Builder prompt(String v) { this.prompt = v; return this; }
+        /**
+         * Sets {@link HarnessContext#task()}; default the prompt.
+         *
+         * @param v the caller's task as written
+         * @return this builder
+         */
+        public Builder task(String v) { this.task = v; return this; }
         /**
          * Sets {@link HarnessContext#provider()}.
          *
@@ -204,7 +259,7 @@ public record HarnessContext(
          */
         public HarnessContext build() {
             return new HarnessContext(runId, prompt, provider, workspace, scratchDir, executable,
-                    limits, systemPrompt, options, environment, runningAsRoot);
+                    limits, systemPrompt, options, environment, runningAsRoot, task != null ? task : prompt);
         }
     }
 }

@@ -6,29 +6,30 @@ import dev.harness4j.api.ProviderNotResolvableException;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.api.SandboxNetwork;
-import dev.harness4j.core.AutonomyPreamble;
 import dev.harness4j.core.internal.capture.ResultStore;
-import dev.harness4j.core.internal.Checks;
-import dev.harness4j.core.internal.gateway.GatewayAccounting;
-import dev.harness4j.core.internal.meter.Meter;
-import dev.harness4j.core.provider.GatewayOptions;
-import dev.harness4j.core.provider.ModelPrice;
-import dev.harness4j.core.provider.PriceList;
-import dev.harness4j.core.process.Bubblewrap;
-import dev.harness4j.core.process.ProcessSupervisor;
-import dev.harness4j.core.process.Sandbox;
-import dev.harness4j.core.internal.workspace.BranchPusher;
+import dev.harness4j.core.internal.run.CoreKeys;
+import dev.harness4j.core.internal.run.RunnerServices;
+import dev.harness4j.core.internal.run.StageChain;
 import dev.harness4j.core.internal.workspace.ChangeCollector;
 import dev.harness4j.core.internal.workspace.Workspaces;
+import dev.harness4j.core.pipeline.RunContext;
+import dev.harness4j.core.pipeline.RunKeys;
+import dev.harness4j.core.pipeline.RunStage;
+import dev.harness4j.core.pipeline.RunStore;
+import dev.harness4j.core.pipeline.Slot;
+import dev.harness4j.core.process.ProcessSupervisor;
+import dev.harness4j.core.stages.BranchPushStage;
+import dev.harness4j.core.stages.LoginProbeStage;
+import dev.harness4j.core.stages.ServedModelStage;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,16 +43,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs one harness on one task in an isolated checkout, guarded, and captures the result:
- * registry → installation → provider → workspace → prepare → supervise → git changes →
- * interpret → phase report ({@link PhaseReports}) → result store. Thread-safe: concurrent {@link #run}
- * calls are independent.
+ * Runs one harness on one task in an isolated checkout, guarded, and captures the result, as a
+ * chain of stages ({@code dev.harness4j.core.pipeline}): record → workspace → after-harness →
+ * branch push → phase report → served model → gateway → meter → sandbox → login probe → the
+ * harness process. Thread-safe: concurrent {@link #run} calls are independent.
  *
  * <pre>{@code
  * try (HarnessRunner runner = HarnessRunner.builder()
  *         .stateDir(Path.of("/var/h4j"))
  *         .providers(myResolver)
- *         .listener(event -> System.out.println(event))
+ *         .stage(SandboxStage.builder().mode(Sandbox.REQUIRED).build())
  *         .build()) {
  *     RunRecord record = runner.run(RunSpec.builder("opencode", "local")
  *             .model("gemma4:31b").prompt("Add a README").baseline(Path.of("/src/repo")).build());
@@ -60,69 +61,41 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  *
  * <p>Bad input detectable before anything starts (unknown harness, CLI not installed, provider
- * not resolvable, baseline not a repository, unknown ref, state dir not writable) throws the
- * matching {@link dev.harness4j.api.HarnessException} and writes nothing. Once the run has
- * started, every failure (workspace, prepare, process start, capture) ends with a result on disk
- * whose {@code outcome} is {@code error} and whose {@code stage} and {@code reason} say where
- * and why. The run's directory under {@code <stateDir>/runs/<runId>} is removed after capture.
- * A dirty baseline is isolated from its committed state, noted in {@code meta.json}.
+ * not resolvable, baseline not a repository, unknown ref, state dir not writable, a stage's own
+ * preflight) throws the matching {@link dev.harness4j.api.HarnessException} and writes nothing.
+ * Once the run has started, every failure ends with a result on disk whose {@code outcome} is
+ * {@code error} and whose {@code stage} and {@code reason} say where and why. The run's directory
+ * under {@code <stateDir>/runs/<runId>} is removed after capture.
  *
- * <p>Each run's model traffic goes through the runner's metering proxy (a loopback server started
- * with the first run and closed with the runner; {@link Builder#metering(boolean)}), so that
- * tokens, cost ({@link Builder#prices}), the served model and the error class come from the wire
- * the same way for every harness, and {@code Limits} budgets can stop a run.
+ * <p>By default each run's model traffic goes through the runner's metering proxy ({@code
+ * MeterStage}: tokens, cost, served model and error class from the wire, the same for every
+ * harness; budgets) and each process is confined by bubblewrap where it works ({@code
+ * SandboxStage}, network to the meter only).
  */
 public final class HarnessRunner implements AutoCloseable {
     /** How long pushing a result branch may take: 2 minutes. */
-    public static final Duration DEFAULT_PUSH_TIMEOUT = BranchPusher.DEFAULT_PUSH_TIMEOUT;
-
-    /**
-     * How long a login probe's clear answer (logged in or not) is reused by later runs of this
-     * runner with the same harness and configuration: 5 minutes.
-     */
-    public static final Duration DEFAULT_LOGIN_CACHE_TTL = Duration.ofMinutes(5);
-
+    public static final Duration DEFAULT_PUSH_TIMEOUT = BranchPushStage.DEFAULT_TIMEOUT;
+    /** How long a login probe's clear answer is reused by later runs with the same configuration: 5 minutes. */
+    public static final Duration DEFAULT_LOGIN_CACHE_TTL = LoginProbeStage.DEFAULT_CACHE_TTL;
     /** How long an adapter's login probe may run before the login is recorded as unknown: 20 s. */
-    public static final Duration DEFAULT_LOGIN_TIMEOUT = Duration.ofSeconds(20);
+    public static final Duration DEFAULT_LOGIN_TIMEOUT = LoginProbeStage.DEFAULT_TIMEOUT;
 
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
-    final HarnessRegistry registry;
-    final Installations installations;
-    final List<ProviderResolver> providers;
-    final HarnessListener listener;
-    final Map<String, String> environment;
-    final boolean pushBranches;
-    final boolean autonomyPreamble;
-    final dev.harness4j.core.internal.phase.PhaseReporter phaseReporter;
-    final boolean loginProbe;
-    final Duration loginTimeout;
-    final Duration loginCacheTtl;
-    private final ConcurrentMap<String, CachedLogin> logins = new ConcurrentHashMap<>();
-    final Workspaces workspaces;
-    final ChangeCollector changes;
-    final BranchPusher pusher;
-    final ResultStore store;
+    private final HarnessRegistry registry;
+    private final Installations installations;
+    private final List<ProviderResolver> providers;
+    private final HarnessListener listener;
+    private final boolean autonomyPreamble;
+    private final Workspaces workspaces;
+    private final ResultStore store;
     private final ResultIndex results;
-    final ProcessSupervisor supervisor;
-    final boolean runningAsRoot;
-    final boolean metering;
-    final Requirement requireServedModel;
-    final Requirement requireLogin;
-    /** Whether metered runs keep their model calls' bodies ({@link Builder#recordBodies}). */
-    final boolean recordBodies;
-    /** How many 429s in a row stop a metered run ({@link Builder#stopAfterRateLimits}); null: the adapter's. */
-    final Integer stopAfterRateLimits;
-    /** Told about every finished run, in order ({@link Builder#observer}). */
-    final List<RunObserver> observers;
-    final RunnerSandbox sandbox;
-    private final PriceList prices;
-    /** Per-run gateway keys and spend, for providers with a gateway. */
-    final GatewayAccounting gateways;
-    private Meter meter; // started by the first metered run; guarded by this
-    /** Deletes a finished run's checkout while its results are written; daemon threads, idle ones end. */
-    final ExecutorService housekeeping = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "harness4j-cleanup");
+    private final ProcessSupervisor supervisor;
+    private final List<RunStage> stages;
+    private final boolean metering;
+    private final RunnerServices services;
+    private final ExecutorService housekeeping = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "harness4j-cleanup"); // deletes a finished run's checkout while its result is written
         t.setDaemon(true);
         return t;
     });
@@ -133,83 +106,21 @@ public final class HarnessRunner implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private HarnessRunner(Builder b) {
+        this.stages = RunnerStages.assemble(b);
         this.registry = b.registry != null ? b.registry : HarnessRegistry.fromServices();
         this.installations = b.installations != null ? b.installations : Installations.defaults();
         this.providers = List.copyOf(b.providers);
         this.listener = b.listener;
-        this.environment = Map.copyOf(b.environment != null ? b.environment : System.getenv());
-        this.pushBranches = b.pushBranches;
         this.autonomyPreamble = b.autonomyPreamble;
-        this.loginProbe = b.loginProbe;
-        this.loginTimeout = b.loginTimeout;
-        this.loginCacheTtl = b.loginCacheTtl;
         this.workspaces = Workspaces.builder().stateDir(b.stateDir).gitExecutable(b.gitExecutable).build();
-        this.changes = new ChangeCollector(workspaces);
-        this.pusher = new BranchPusher(workspaces, b.pushTimeout);
         this.store = new ResultStore(workspaces.stateDir());
         this.results = ResultIndex.of(workspaces.stateDir());
         this.supervisor = ProcessSupervisor.builder().termGrace(b.termGrace).build();
-        this.runningAsRoot = detectRoot();
-        this.metering = b.metering;
-        this.requireServedModel = b.requireServedModel;
-        this.requireLogin = b.requireLogin;
-        this.recordBodies = b.recordBodies;
-        this.stopAfterRateLimits = b.stopAfterRateLimits;
-        this.observers = List.copyOf(b.observers);
-        this.sandbox = new RunnerSandbox(b.sandbox, b.sandboxNetwork, b.bwrap, b.sandboxReadOnly, environment);
-        this.prices = b.prices;
-        this.phaseReporter = new dev.harness4j.core.internal.phase.PhaseReporter(b.phaseReports, this::resolve);
-        this.gateways = new GatewayAccounting(providers, b.gateway);
-    }
-
-    private record CachedLogin(dev.harness4j.api.Login login, long expiresNanos) {}
-
-    /** A cached clear login answer for this configuration key, or null. */
-    dev.harness4j.api.Login cachedLogin(String key) {
-        CachedLogin c = logins.get(key);
-        if (c == null) {
-            return null;
-        }
-        if (System.nanoTime() - c.expiresNanos() >= 0) {
-            logins.remove(key, c);
-            return null;
-        }
-        return c.login();
-    }
-
-    /** Keeps a clear login answer for {@link #loginCacheTtl}; an unknown one is never kept. */
-    void cacheLogin(String key, dev.harness4j.api.Login login) {
-        if (!loginCacheTtl.isZero() && login.status() != dev.harness4j.api.Login.Status.UNKNOWN) {
-            logins.put(key, new CachedLogin(login, System.nanoTime() + loginCacheTtl.toNanos()));
-        }
-    }
-
-    /** The meter, started on first use; null once this runner is closed. */
-    synchronized Meter meter() {
-        if (closed.get()) {
-            throw new IllegalStateException("this HarnessRunner is closed");
-        }
-        if (meter == null) {
-            meter = Meter.start();
-        }
-        return meter;
-    }
-
-    /**
-     * The price of a model: the table given to {@link Builder#prices}, else the first resolver
-     * that is also a {@link PriceList} and knows it; empty when none does.
-     */
-    Optional<ModelPrice> price(String provider, String model) {
-        Optional<ModelPrice> p = prices.price(provider, model);
-        for (ProviderResolver r : providers) {
-            if (p.isPresent()) {
-                break;
-            }
-            if (r instanceof PriceList list) {
-                p = list.price(provider, model);
-            }
-        }
-        return p;
+        this.metering = stages.stream().anyMatch(s -> s.slot() == Slot.METER);
+        Map<String, String> environment = b.environment != null ? b.environment : System.getenv();
+        this.services = new RunnerServices(workspaces, new ChangeCollector(workspaces), store, supervisor,
+                installations, environment, RunnerIdentity.runningAsRoot(), housekeeping, b.observers, providers,
+                this::resolve, processEnded::add);
     }
 
     public static Builder builder() {
@@ -230,9 +141,26 @@ public final class HarnessRunner implements AutoCloseable {
         return results;
     }
 
-    /** How firmly this runner requires the served model to be the requested one ({@link Builder#requireServedModel}). */
+    /** How firmly this runner requires the served model to be the requested one (its served-model stage's). */
     public Requirement servedModelRequirement() {
-        return requireServedModel;
+        return stage(ServedModelStage.class).map(ServedModelStage::requirement).orElse(Requirement.OFF);
+    }
+
+    /** The names of the stages every run goes through, outermost first. */
+    public List<String> stageNames() {
+        return stages.stream().map(RunStage::name).toList();
+    }
+
+    /**
+     * The built-in stage of a type this runner runs, e.g. {@code stage(SandboxStage.class)} to ask
+     * whether its runs can be confined here.
+     *
+     * @param type the stage's class
+     * @param <S> the stage's type
+     * @return the stage, or empty when the runner has none of that type
+     */
+    public <S extends RunStage> Optional<S> stage(Class<S> type) {
+        return stages.stream().filter(type::isInstance).map(type::cast).findFirst();
     }
 
     /** The adapters this runner knows. */
@@ -273,18 +201,15 @@ public final class HarnessRunner implements AutoCloseable {
      *
      * @param runId a unique id ({@code [A-Za-z0-9][A-Za-z0-9._-]*}), so that {@link #bail} can
      *     be called before this returns
+     * @param listener receives this run's events, after the runner's own listener
      * @throws dev.harness4j.api.UnknownHarnessException when no adapter has the spec's harness id
      * @throws dev.harness4j.api.HarnessNotInstalledException when the harness's CLI is missing
-     * @throws ProviderNotResolvableException when no resolver knows the provider, or it cannot
-     *     be resolved
-     * @throws dev.harness4j.core.workspace.NotAGitRepositoryException for a baseline that is no
-     *     repository
+     * @throws ProviderNotResolvableException when no resolver knows the provider, or it cannot be resolved
+     * @throws dev.harness4j.core.workspace.NotAGitRepositoryException for a baseline that is no repository
      * @throws dev.harness4j.core.workspace.UnknownRefException for a ref that names no commit
-     * @throws dev.harness4j.core.workspace.StateDirNotWritableException when the state dir
-     *     cannot be written
-     * @throws IllegalArgumentException when the run id does not match the pattern (e.g.
-     *     {@code ../x}), before any file is created
-     * @param listener receives this run's events, after the runner's own listener
+     * @throws dev.harness4j.core.workspace.StateDirNotWritableException when the state dir cannot be written
+     * @throws IllegalArgumentException when the run id does not match the pattern (e.g. {@code ../x}),
+     *     before any file is created
      * @throws IllegalStateException when this runner is closed
      */
     public RunRecord run(RunSpec spec, String runId, HarnessListener listener) {
@@ -296,9 +221,6 @@ public final class HarnessRunner implements AutoCloseable {
      * after the harness process has ended, in the workspace with the agent's changes in place,
      * before the workspace is deleted and the result written (a bench's verifier, say).
      *
-     * @param spec what to run
-     * @param runId a unique id, as for {@link #run(RunSpec, String, HarnessListener)}
-     * @param listener receives this run's events, after the runner's own listener
      * @param afterHarness the step; {@link AfterHarness#NONE} for none
      * @return the run's record, with the step's {@link RunRecord#sections()}
      */
@@ -315,18 +237,33 @@ public final class HarnessRunner implements AutoCloseable {
             throw new IllegalArgumentException("run " + runId + " is already running; run ids must be unique");
         }
         try {
+            long t0 = System.nanoTime();
             Harness harness = registry.require(spec.harness());
             Path executable = installations.require(harness);
-            sandbox.requireIfRequired(metering, spec.sandboxNetwork()); // REQUIRED and bubblewrap cannot run here: nothing starts
             ResolvedProvider provider = resolve(spec.provider(), spec.model());
             var baseline = workspaces.inspect(spec.baseline(), spec.ref()); // reads only: bad input writes nothing
+            RunContext run = new RunContext(runId, spec, harness, executable, provider, baseline, workspaces.stateDir(),
+                    Instant.now(), afterHarness, metering && !provider.usesCliLogin());
+            for (RunStage s : stages) {
+                s.preflight(run); // a stage's refusal: still nothing written
+            }
             workspaces.ensureWritableDir(workspaces.stateDir().resolve("runs"));
             workspaces.ensureWritableDir(store.resultsDir());
-            RunSpec framed = autonomyPreamble ? spec.withPrompt(AutonomyPreamble.frame(spec.prompt())) : spec;
-            framed = framed.withPrompt(phaseReporter.prompt(framed.prompt())); // the self-report contract, when on
-            HarnessListener both = listener == HarnessListener.NONE ? this.listener : both(this.listener, listener);
-            return new RunExecution(this, runId, framed, harness, executable, provider, baseline, bailed, both)
-                    .afterHarness(afterHarness).execute();
+            StageChain chain = new StageChain(stages, run, bailed, StageChain.control(supervisor, runId));
+            RunStore values = chain.store();
+            values.put(CoreKeys.SERVICES, services);
+            values.put(CoreKeys.LISTENER, listener == HarnessListener.NONE ? this.listener : both(this.listener, listener));
+            values.put(RunKeys.PROMPT, autonomyPreamble ? AutonomyPreamble.frame(spec.prompt()) : spec.prompt());
+            values.put(RunKeys.PROVIDER, provider.withModel(run.model()));
+            long preflight = System.nanoTime() - t0;
+            chain.start();
+            Map<String, Duration> times = new LinkedHashMap<>();
+            times.put("preflight", Duration.ofNanos(preflight));
+            times.putAll(chain.stageTimes());
+            return values.require(CoreKeys.RECORD).toBuilder().stageTimes(times).build();
+        } catch (InterruptedException e) { // the record stage turns every interrupt into a result; kept for safety
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("run " + runId + " was interrupted before its result was written", e);
         } finally {
             preparing.remove(runId, bailed);
             processEnded.remove(runId);
@@ -361,19 +298,11 @@ public final class HarnessRunner implements AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             preparing.values().forEach(f -> f.set(true));
             supervisor.close();
-            synchronized (this) {
-                if (meter != null) {
-                    meter.close();
-                }
-                sandbox.close();
+            for (int i = stages.size() - 1; i >= 0; i--) {
+                stages.get(i).close();
             }
             housekeeping.shutdown(); // runs still ending delete their checkouts themselves
         }
-    }
-
-    /** Called by a run once its harness process has ended: later bails are refused. */
-    void processEnded(String runId) {
-        processEnded.add(runId);
     }
 
     private static HarnessListener both(HarnessListener first, HarnessListener second) {
@@ -405,314 +334,17 @@ public final class HarnessRunner implements AutoCloseable {
         return ZonedDateTime.now(ZoneOffset.UTC).format(ID_TIME) + "-" + HexFormat.of().formatHex(b);
     }
 
-    private static boolean detectRoot() {
-        try {
-            for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("Uid:")) {
-                    return line.split("\\s+")[1].equals("0");
-                }
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            // not Linux: fall back to the user name
-        }
-        return "root".equals(System.getProperty("user.name"));
-    }
-
-    /** Builds a {@link HarnessRunner}. */
-    public static final class Builder {
-        private Path stateDir = Workspaces.defaultStateDir();
-        private HarnessRegistry registry;
-        private Installations installations;
-        private final List<ProviderResolver> providers = new ArrayList<>();
-        private HarnessListener listener = HarnessListener.NONE;
-        private Duration termGrace = ProcessSupervisor.DEFAULT_TERM_GRACE;
-        private Duration pushTimeout = DEFAULT_PUSH_TIMEOUT;
-        private Map<String, String> environment;
-        private String gitExecutable = "git";
-        private boolean pushBranches;
-        private boolean autonomyPreamble = true;
-        private PhaseReports phaseReports = PhaseReports.DEFAULT;
-        private boolean loginProbe = true;
-        private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
-        private Duration loginCacheTtl = DEFAULT_LOGIN_CACHE_TTL;
-        private boolean metering = true;
-        private Requirement requireServedModel = Requirement.OFF;
-        private Requirement requireLogin = Requirement.OFF;
-        private boolean recordBodies;
-        private Integer stopAfterRateLimits;
-        private final List<RunObserver> observers = new ArrayList<>();
-        private PriceList prices = PriceList.NONE;
-        private GatewayOptions gateway = GatewayOptions.defaults();
-        private Sandbox sandbox = Sandbox.AUTO;
-        private SandboxNetwork sandboxNetwork = SandboxNetwork.METER_ONLY;
-        private Path bwrap = Bubblewrap.DEFAULT_BWRAP;
-        private final List<Path> sandboxReadOnly = new ArrayList<>();
-
+    /** Builds a {@link HarnessRunner}; its settings are documented on each method. */
+    public static final class Builder extends RunnerOptions {
         private Builder() {}
 
         /**
-         * Whether each harness process is confined in a bubblewrap sandbox: the file system
-         * read-only except its workspace and scratch dir, an empty HOME of its own (nothing of the
-         * real HOME but the tools dir and {@link #sandboxReadOnly}), a private {@code /tmp}, its
-         * own PID namespace and no network but the metering proxy ({@link #sandboxNetwork}).
-         * Default {@link Sandbox#AUTO}: confined when bubblewrap works here (probed once per
-         * runner), else unconfined with the reason in {@code meta.json}'s {@code sandbox}.
-         * {@link Sandbox#REQUIRED} refuses to run, before anything starts, when it cannot.
-         */
-        public Builder sandbox(Sandbox value) {
-            this.sandbox = Objects.requireNonNull(value, "sandbox");
-            return this;
-        }
-
-        /** What a confined run may reach: default {@link SandboxNetwork#METER_ONLY}; {@code HOST} for package installs. */
-        public Builder sandboxNetwork(SandboxNetwork value) {
-            this.sandboxNetwork = Objects.requireNonNull(value, "sandboxNetwork");
-            return this;
-        }
-
-        /** The {@code bwrap} executable; default {@link Bubblewrap#DEFAULT_BWRAP}. */
-        public Builder bwrapExecutable(Path value) {
-            this.bwrap = Objects.requireNonNull(value, "bwrapExecutable");
-            return this;
-        }
-
-        /** A directory a confined run may read even when under the real HOME (the tools dir always may). */
-        public Builder sandboxReadOnly(Path dir) {
-            this.sandboxReadOnly.add(Objects.requireNonNull(dir, "dir").toAbsolutePath().normalize());
-            return this;
-        }
-
-        /**
-         * Whether each run's model traffic goes through the runner's metering proxy (a loopback
-         * HTTP server, started with the first run): the adapter is handed the provider with its
-         * base URL pointing at the proxy, which forwards byte for byte to the real endpoint and
-         * measures tokens, answering models, errors and rate limits on the way ({@code
-         * requests.jsonl}); budget limits need it. Default true.
-         */
-        public Builder metering(boolean value) {
-            this.metering = value;
-            return this;
-        }
-
-        /**
-         * Whether a run must be served by the model it asked for. {@link Requirement#REQUIRED}:
-         * a run whose served-model verdict is {@code mismatch} or {@code unmeasured} is marked
-         * untrusted ({@code meta.json}'s {@code trust}, a note); {@link Requirement#STRICT}: such
-         * a run that succeeded ends {@code model-mismatch} instead, which a queue does not retry
-         * and a bench counts as failed (and runs again when it resumes). Default {@link
-         * Requirement#OFF}. The verdict comes from the meter, else from the adapter.
-         */
-        public Builder requireServedModel(Requirement value) {
-            this.requireServedModel = Objects.requireNonNull(value, "requireServedModel");
-            return this;
-        }
-
-        /**
-         * Whether a metered run keeps its model calls' request and response bodies in its result
-         * dir ({@code bodies/<n>.request}, {@code bodies/<n>.response}, {@code bodies/index.jsonl}):
-         * copied to disk as they stream through the meter (never changing what is forwarded),
-         * each cut at 4 MiB with a marker, secret values replaced by {@code ***}. They give the
-         * run's {@code trajectory.json} its messages, tool calls and tool results when the
-         * adapter reports none of its own. Default false (bodies hold the code and prompts the
-         * agent saw); needs {@link #metering(boolean)} on.
-         */
-        public Builder recordBodies(boolean value) {
-            this.recordBodies = value;
-            return this;
-        }
-
-        /**
-         * How many rate-limited answers in a row (HTTP 429 on model requests, with no successful
-         * model answer between) a metered run may take before the runner stops the harness, the
-         * way it stops an idle one (the whole process tree), and ends the run {@code
-         * rate-limited} with the retry time the endpoint sent ({@code meta.json}'s {@code
-         * termination} says who stopped it). For CLIs that keep retrying a rate limit on their
-         * own schedule for many minutes, longer than the endpoint's {@code Retry-After} asks. {@code 0} never stops a
-         * run. Unset (the default), each adapter's own {@link dev.harness4j.api.Harness#stopAfterRateLimits()}
-         * applies (0 for most). A value above 0 needs {@link #metering(boolean)} on: {@link #build()}
-         * refuses it with metering off.
+         * Builds the runner.
          *
-         * @param value 0 or more
-         * @return this builder
-         * @throws IllegalArgumentException when {@code value} is negative
+         * @throws IllegalStateException for settings that cannot work together (a login required
+         *     without the probe, a rate-limit stop or a meter-only sandbox without metering)
          */
-        public Builder stopAfterRateLimits(int value) {
-            if (value < 0) {
-                throw new IllegalArgumentException("stopAfterRateLimits must be 0 (never stop a run) or more, was "
-                        + value);
-            }
-            this.stopAfterRateLimits = value;
-            return this;
-        }
-
-        /**
-         * Whether the CLI must be logged in before its run starts, by the adapter's login probe
-         * (cached, {@link #loginCacheTtl}). {@link Requirement#REQUIRED}: a CLI that says it is
-         * logged out is refused with a {@link dev.harness4j.api.NotLoggedInException} naming its
-         * login command, before the harness process starts and with no result written; {@link
-         * Requirement#STRICT}: an unknown answer is refused too. An adapter without a probe
-         * (its CLI has no login of its own) is never refused. Default {@link Requirement#OFF};
-         * anything else needs {@link #loginProbe} on.
-         */
-        public Builder requireLogin(Requirement value) {
-            this.requireLogin = Objects.requireNonNull(value, "requireLogin");
-            return this;
-        }
-
-        /**
-         * Adds an observer told about each finished run once its result is written (for
-         * exporters: harness-otel's spans, for one); observers are called in the order added.
-         */
-        public Builder observer(RunObserver value) {
-            this.observers.add(Objects.requireNonNull(value, "observer"));
-            return this;
-        }
-
-        /**
-         * Prices of models, for a cost from metered tokens (source {@code metered-price}); asked
-         * before any resolver that is itself a {@link PriceList}. Default none: a model without a
-         * price has no metered cost, never $0.
-         */
-        public Builder prices(PriceList value) {
-            this.prices = Objects.requireNonNull(value, "prices");
-            return this;
-        }
-
-        /**
-         * How runs on a provider with a gateway ({@code "gateway": {"type": "litellm", ...}}) are
-         * accounted: a per-run key minted before the run, its spend logs read after it until two
-         * consecutive reads agree (tokens with source {@code gateway}), the key revoked. No
-         * gateway failure fails a run. Default {@link GatewayOptions#defaults()}.
-         */
-        public Builder gateway(GatewayOptions value) {
-            this.gateway = Objects.requireNonNull(value, "gateway");
-            return this;
-        }
-
-        /** Where runs and results go; default {@code ~/.harness4j}. */
-        public Builder stateDir(Path value) {
-            this.stateDir = Objects.requireNonNull(value, "stateDir");
-            return this;
-        }
-
-        /** The adapters; default every adapter on the class path ({@link HarnessRegistry#fromServices()}). */
-        public Builder registry(HarnessRegistry value) {
-            this.registry = Objects.requireNonNull(value, "registry");
-            return this;
-        }
-
-        /** Where CLIs are found; default {@link Installations#defaults()}. */
-        public Builder installations(Installations value) {
-            this.installations = Objects.requireNonNull(value, "installations");
-            return this;
-        }
-
-        /** Provider resolvers, asked in order; the first non-empty answer wins. */
-        public Builder providers(ProviderResolver... values) {
-            for (ProviderResolver r : values) {
-                providers.add(Objects.requireNonNull(r, "provider resolver"));
-            }
-            return this;
-        }
-
-        /** Receives every run's events; default none. */
-        public Builder listener(HarnessListener value) {
-            this.listener = Objects.requireNonNull(value, "listener");
-            return this;
-        }
-
-        /** Between TERM and KILL when a run is stopped; default {@link ProcessSupervisor#DEFAULT_TERM_GRACE}. */
-        public Builder termGrace(Duration value) {
-            this.termGrace = Checks.positive(value, "termGrace");
-            return this;
-        }
-
-        /** How long a result branch push may take; default {@link #DEFAULT_PUSH_TIMEOUT}. */
-        public Builder pushTimeout(Duration value) {
-            this.pushTimeout = Checks.positive(value, "pushTimeout");
-            return this;
-        }
-
-        /**
-         * Whether each result is pushed to a branch {@code harnesstests/<task>/<harness>__<provider>__<model>/<runId>}
-         * of the baseline's remote (when it has one); default false: a library writes to no remote unless asked.
-         */
-        public Builder pushBranches(boolean value) {
-            this.pushBranches = value;
-            return this;
-        }
-
-        /**
-         * Whether every prompt is framed by the {@link AutonomyPreamble} (a headless run has no one
-         * to answer questions) before the adapter sees it; idempotent; default true.
-         */
-        public Builder autonomyPreamble(boolean value) {
-            this.autonomyPreamble = value;
-            return this;
-        }
-
-        /**
-         * How each run's phase report is found ({@code meta.json}'s {@code phase_report}): default
-         * {@link PhaseReports#DEFAULT} (the self-report contract appended to every prompt, no
-         * summarizer); {@link PhaseReports#GIT_ONLY} leaves the prompt as given.
-         */
-        public Builder phaseReports(PhaseReports value) {
-            this.phaseReports = Objects.requireNonNull(value, "phaseReports");
-            return this;
-        }
-
-        /**
-         * Whether the adapter's login probe (when it has one) runs before the main process, its
-         * answer going to {@code meta.json}'s {@code login}; a failed probe never fails the run;
-         * default true.
-         */
-        public Builder loginProbe(boolean value) {
-            this.loginProbe = value;
-            return this;
-        }
-
-        /**
-         * How long a login probe's clear answer is reused by later runs of this runner with the
-         * same harness and configuration (the probe's command and environment, the endpoint and
-         * key), instead of probing again (~300 ms a run); {@link Duration#ZERO} probes every run;
-         * default {@link #DEFAULT_LOGIN_CACHE_TTL}. An unknown answer is never reused.
-         */
-        public Builder loginCacheTtl(Duration value) {
-            Objects.requireNonNull(value, "loginCacheTtl");
-            if (value.isNegative()) {
-                throw new IllegalArgumentException("loginCacheTtl must not be negative, was " + value);
-            }
-            this.loginCacheTtl = value;
-            return this;
-        }
-
-        /** The login probe's max runtime; default {@link #DEFAULT_LOGIN_TIMEOUT}. */
-        public Builder loginTimeout(Duration value) {
-            this.loginTimeout = Checks.positive(value, "loginTimeout");
-            return this;
-        }
-
-        /** The environment harness processes start from; default {@code System.getenv()}. */
-        public Builder environment(Map<String, String> value) {
-            this.environment = Map.copyOf(Objects.requireNonNull(value, "environment"));
-            return this;
-        }
-
-        /** The git binary; default {@code git} on {@code PATH}. */
-        public Builder gitExecutable(String value) {
-            this.gitExecutable = Objects.requireNonNull(value, "gitExecutable");
-            return this;
-        }
-
         public HarnessRunner build() {
-            if (requireLogin != Requirement.OFF && !loginProbe) {
-                throw new IllegalStateException("requireLogin(" + requireLogin + ") needs the login probe; remove "
-                        + "loginProbe(false) or set requireLogin(Requirement.OFF)");
-            }
-            if (stopAfterRateLimits != null && stopAfterRateLimits > 0 && !metering) {
-                throw new IllegalStateException("stopAfterRateLimits(" + stopAfterRateLimits + ") needs metering: the "
-                        + "stop counts 429s on the wire; remove metering(false) or set stopAfterRateLimits(0)");
-            }
             return new HarnessRunner(this);
         }
     }

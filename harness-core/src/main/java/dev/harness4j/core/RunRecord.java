@@ -52,6 +52,7 @@ public final class RunRecord {
     private final MeterSummary meter;
     private final HarnessResult adapterResult;
     private final Map<String, Object> sections;
+    private final Map<String, Duration> stageTimes;
 
     private RunRecord(Builder b) {
         this.runId = Objects.requireNonNull(b.runId, "runId");
@@ -74,6 +75,7 @@ public final class RunRecord {
         this.meter = b.meter;
         this.adapterResult = b.adapterResult;
         this.sections = Collections.unmodifiableMap(new LinkedHashMap<>(b.sections));
+        this.stageTimes = Collections.unmodifiableMap(new LinkedHashMap<>(b.stageTimes));
     }
 
     /** A builder for a run's record; every value not documented "or {@code null}" is required. */
@@ -102,6 +104,7 @@ public final class RunRecord {
         b.meter = meter;
         b.adapterResult = adapterResult;
         b.sections.putAll(sections);
+        b.stageTimes.putAll(stageTimes);
         return b;
     }
 
@@ -213,6 +216,16 @@ public final class RunRecord {
         return sections;
     }
 
+    /**
+     * Returns how long each stage of the run took outside the stages it wraps, by stage name,
+     * outermost first ({@code preflight} is the runner's own checks before the first stage); empty
+     * for a record read back from disk. A measurement, not part of {@code meta.json} nor of
+     * {@link #equals}.
+     */
+    public Map<String, Duration> stageTimes() {
+        return stageTimes;
+    }
+
     /** Wall time of the whole run. */
     public Duration duration() {
         return Duration.between(startedAt, finishedAt);
@@ -275,6 +288,7 @@ public final class RunRecord {
         private MeterSummary meter;
         private HarnessResult adapterResult;
         private final Map<String, Object> sections = new LinkedHashMap<>();
+        private final Map<String, Duration> stageTimes = new LinkedHashMap<>();
 
         private Builder(String runId, RunSpec spec) {
             this.runId = Objects.requireNonNull(runId, "runId");
@@ -400,6 +414,18 @@ public final class RunRecord {
          *
          * @throws NullPointerException naming the first required value that is missing
          */
+        /**
+         * Sets {@link RunRecord#stageTimes()}.
+         *
+         * @param value the time each stage took, by name
+         * @return this builder
+         */
+        public Builder stageTimes(Map<String, Duration> value) {
+            stageTimes.clear();
+            stageTimes.putAll(value);
+            return this;
+        }
+
         public RunRecord build() {
             return new RunRecord(this);
         }

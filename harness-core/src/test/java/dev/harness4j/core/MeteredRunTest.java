@@ -95,6 +95,7 @@ class MeteredRunTest {
             }
         };
         return HarnessRunner.builder().stateDir(tmp.resolve("state")).metering(metering)
+                .sandbox(metering ? dev.harness4j.core.process.Sandbox.AUTO : dev.harness4j.core.process.Sandbox.OFF)
                 .registry(HarnessRegistry.builder().add(new CurlHarness()).build())
                 .installations(Installations.defaults())
                 .providers(p).prices(PriceList.builder().price("up", "m", ModelPrice.of("2", "10")).build()).build();

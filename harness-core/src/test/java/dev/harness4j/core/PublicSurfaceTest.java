@@ -40,8 +40,9 @@ class PublicSurfaceTest {
     void theModuleExportsTheRunnerProvidersQueueJobsProcessAndWorkspaceErrorsAndNothingInternal() throws Exception {
         ModuleDescriptor d = descriptor();
         assertThat(d.name()).isEqualTo("dev.harness4j.core");
-        assertThat(exported()).containsExactly("dev.harness4j.core", "dev.harness4j.core.job", "dev.harness4j.core.process",
-                "dev.harness4j.core.provider", "dev.harness4j.core.queue", "dev.harness4j.core.workspace");
+        assertThat(exported()).containsExactly("dev.harness4j.core", "dev.harness4j.core.job",
+                "dev.harness4j.core.pipeline", "dev.harness4j.core.process", "dev.harness4j.core.provider",
+                "dev.harness4j.core.queue", "dev.harness4j.core.stages", "dev.harness4j.core.workspace");
         assertThat(classesDir().resolve("dev/harness4j/core/internal")).isDirectory();
         assertThat(d.opens()).allSatisfy(o -> assertThat(o.isQualified()).as("opened only to Jackson").isTrue());
     }

@@ -23,6 +23,7 @@ import dev.harness4j.api.Secret;
 import dev.harness4j.api.Termination;
 import dev.harness4j.core.internal.meter.Upstream;
 import dev.harness4j.core.process.RunMarker;
+import dev.harness4j.core.process.Sandbox;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -194,6 +195,7 @@ class RateLimitStopRunTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("stopAfterRateLimits(3) needs metering")
                 .hasMessageContaining("remove metering(false) or set stopAfterRateLimits(0)");
-        HarnessRunner.builder().stateDir(tmp.resolve("state")).metering(false).stopAfterRateLimits(0).build().close();
+        HarnessRunner.builder().stateDir(tmp.resolve("state")).metering(false).sandbox(Sandbox.OFF).stopAfterRateLimits(0)
+                .build().close();
     }
 }

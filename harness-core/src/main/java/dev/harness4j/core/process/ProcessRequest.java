@@ -118,7 +118,7 @@ public record ProcessRequest(
         public Builder transcriptFile(Path v) { this.transcriptFile = Objects.requireNonNull(v, "transcriptFile"); return this; }
         public Builder limits(Limits v) { this.limits = Objects.requireNonNull(v, "limits"); return this; }
         public Builder secret(String v) { secrets.add(Objects.requireNonNull(v, "secret")); return this; }
-        public Builder secrets(Set<String> v) { secrets.addAll(v); return this; }
+        public Builder secrets(java.util.Collection<String> v) { secrets.addAll(v); return this; }
         public Builder listener(HarnessListener v) { this.listener = Objects.requireNonNull(v, "listener"); return this; }
 
         /** Confines the process in a bubblewrap sandbox; null (the default) runs it unconfined. */

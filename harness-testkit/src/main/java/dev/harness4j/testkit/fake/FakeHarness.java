@@ -10,7 +10,6 @@ import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.Outcomes;
 import dev.harness4j.core.AutonomyPreamble;
-import dev.harness4j.core.PhaseReports;
 import java.util.List;
 
 /**
@@ -59,8 +58,8 @@ public final class FakeHarness implements Harness {
 
     @Override
     public Invocation prepare(HarnessContext ctx) {
-        String task = PhaseReports.withoutContract(ctx.prompt()); // the runner appends it by default
-        String prompt = AutonomyPreamble.isFramed(task) // the runner frames prompts by default
+        String task = ctx.task(); // the caller's text, without what the runner adds
+        String prompt = AutonomyPreamble.isFramed(task) // a caller may have framed it itself
                 ? task.substring(AutonomyPreamble.TEXT.length()) : task;
         FakeScript script = ctx.option(SCRIPT_OPTION).map(FakeScript::decode)
                 .orElseGet(() -> FakeScript.isScript(prompt)

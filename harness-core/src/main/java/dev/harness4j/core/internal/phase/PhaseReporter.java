@@ -7,7 +7,6 @@ import dev.harness4j.api.Outcome;
 import dev.harness4j.api.PhaseReport;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.Termination;
-import dev.harness4j.core.AutonomyPreamble;
 import dev.harness4j.core.PhaseReports;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -126,7 +125,7 @@ public final class PhaseReporter {
      * @param tree the captured tree's id (the workspace as it was after the run)
      * @param patch the diff file, or {@code null}
      * @param transcript the transcript file, or {@code null}
-     * @param task the prompt the run was given
+     * @param task the caller's task, without what the runner added to the prompt
      * @param result the result so far (the adapter's, with the wire's and the guard's verdicts)
      * @param termination how the process ended
      * @param taken what {@link #take} read
@@ -233,10 +232,7 @@ public final class PhaseReporter {
         }
         UnaryOperator<String> redact = run.redact();
         String key = p.secret() != null ? p.secret().reveal() : null;
-        String task = PhaseReports.withoutContract(run.task()); // the task itself, without the runner's framing
-        if (AutonomyPreamble.isFramed(task)) {
-            task = task.substring(AutonomyPreamble.TEXT.length());
-        }
+        String task = run.task(); // the caller's task: the runner's framing is never in it
         Summarizer.Input in = new Summarizer.Input(redact.apply(task.strip()), outcome.wireName(),
                 redact.apply(head(run.patch(), Summarizer.MAX_DIFF_CHARS + 1)),
                 redact.apply(tail(run.transcript(), Summarizer.MAX_TRANSCRIPT_CHARS)));

@@ -1,7 +1,8 @@
-package dev.harness4j.core;
+package dev.harness4j.core.internal.run;
 
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.SandboxNetwork;
+import dev.harness4j.core.Installations;
 import dev.harness4j.core.process.Bubblewrap;
 import dev.harness4j.core.process.Confinement;
 import dev.harness4j.core.process.MeterRelay;
@@ -25,7 +26,7 @@ import java.util.Set;
  * (started with the first confined metered run, closed with the runner), and each run's
  * {@link Confinement} and {@code meta.json} section.
  */
-final class RunnerSandbox implements AutoCloseable {
+public final class RunnerSandbox implements AutoCloseable {
     /** Where {@code perl}, which runs the meter relay inside the sandbox, usually is (Debian: {@code perl-base}, Essential). */
     private static final List<Path> PERL_CANDIDATES = List.of(Path.of("/usr/bin/perl"), Path.of("/bin/perl"));
 
@@ -33,24 +34,22 @@ final class RunnerSandbox implements AutoCloseable {
     private final SandboxNetwork network;
     private final Path bwrap;
     private final List<Path> readOnly;
-    private final Map<String, String> environment;
     private final Path perl;
     private final Map<SandboxNetwork, Optional<String>> probes = new java.util.EnumMap<>(SandboxNetwork.class); // guarded by this
     private MeterRelay relay; // guarded by this
     private boolean closed; // guarded by this
     private List<Path> toolMounts; // guarded by this
 
-    RunnerSandbox(Sandbox mode, SandboxNetwork network, Path bwrap, List<Path> readOnly, Map<String, String> environment) {
+    public RunnerSandbox(Sandbox mode, SandboxNetwork network, Path bwrap, List<Path> readOnly) {
         this.mode = mode;
         this.network = network;
         this.bwrap = bwrap;
         this.readOnly = List.copyOf(readOnly);
-        this.environment = environment;
         this.perl = PERL_CANDIDATES.stream().filter(Files::isExecutable).findFirst().orElse(null);
     }
 
     /** The run's network: its own ({@link dev.harness4j.api.RunSpec#sandboxNetwork()}) or the runner's. */
-    SandboxNetwork network(SandboxNetwork requested) {
+    public SandboxNetwork network(SandboxNetwork requested) {
         return requested != null ? requested : network;
     }
 
@@ -58,7 +57,7 @@ final class RunnerSandbox implements AutoCloseable {
      * Why runs on this network cannot be confined here (probed once per network), or null when
      * they can or the sandbox is off.
      */
-    synchronized String problem(boolean metering, SandboxNetwork net) {
+    public synchronized String problem(boolean metering, SandboxNetwork net) {
         if (mode == Sandbox.OFF) {
             return null;
         }
@@ -74,7 +73,7 @@ final class RunnerSandbox implements AutoCloseable {
      * Throws when the sandbox is required and cannot run here: called before anything of a run
      * starts. {@code requested}: the run's network, or null for the runner's.
      */
-    void requireIfRequired(boolean metering, SandboxNetwork requested) {
+    public void requireIfRequired(boolean metering, SandboxNetwork requested) {
         if (mode == Sandbox.REQUIRED) {
             String why = problem(metering, network(requested));
             if (why != null) {
@@ -87,10 +86,11 @@ final class RunnerSandbox implements AutoCloseable {
 
     /**
      * The run's confinement, or empty to run unconfined; {@code section} receives what ran, for
-     * {@code meta.json}. {@code requested}: the run's network, or null for the runner's.
+     * {@code meta.json}. {@code requested}: the run's network, or null for the runner's;
+     * {@code environment}: the one runs start from (its HOME is hidden like the JVM's).
      */
-    Optional<Confinement> confine(Path stateDir, Path workspace, Path scratch, Path baseline, Integer meterPort,
-            SandboxNetwork requested, Map<String, Object> section) {
+    public Optional<Confinement> confine(Path stateDir, Path workspace, Path scratch, Path baseline, Integer meterPort,
+            SandboxNetwork requested, Map<String, String> environment, Map<String, Object> section) {
         if (mode == Sandbox.OFF) {
             section.put("mode", "off");
             return Optional.empty();
@@ -106,10 +106,10 @@ final class RunnerSandbox implements AutoCloseable {
         gitCommonDir(workspace).ifPresent(writable::add); // a worktree commits into its baseline's object store
         Set<Path> hidden = new LinkedHashSet<>();
         hidden.add(stateDir); // other runs, their transcripts, this run's io: none of the agent's business
-        hidden.addAll(homes());
+        hidden.addAll(homes(environment));
         List<Path> ro = new ArrayList<>(readOnly);
         ro.add(baseline); // a clone's origin: fetching from it works, writing it does not
-        ro.addAll(toolMounts());
+        ro.addAll(toolMounts(environment));
         MeterRelay r = meterPort != null && network == SandboxNetwork.METER_ONLY ? relay(meterPort) : null;
         section.put("mode", "bubblewrap");
         section.put("network", network == SandboxNetwork.HOST ? "host" : r != null ? "meter-only" : "none");
@@ -123,7 +123,7 @@ final class RunnerSandbox implements AutoCloseable {
      * The tools dir, and the install prefix of whatever its {@code bin} dirs link to outside it
      * (a venv's python in {@code ~/.pyenv/versions/3.11.7}): found once.
      */
-    private synchronized List<Path> toolMounts() {
+    private synchronized List<Path> toolMounts(Map<String, String> environment) {
         if (toolMounts == null) {
             Path tools = Installations.defaultToolsBin().getParent().toAbsolutePath().normalize();
             Set<Path> out = new LinkedHashSet<>();
@@ -136,7 +136,7 @@ final class RunnerSandbox implements AutoCloseable {
                                     Path real = p.toRealPath();
                                     Path prefix = real.getParent() != null ? real.getParent().getParent() : null;
                                     if (!real.startsWith(tools) && prefix != null && prefix.getNameCount() > 1
-                                            && homes().stream().noneMatch(h -> h.startsWith(prefix))) {
+                                            && homes(environment).stream().noneMatch(h -> h.startsWith(prefix))) {
                                         out.add(prefix);
                                     }
                                 } catch (IOException e) {
@@ -153,7 +153,7 @@ final class RunnerSandbox implements AutoCloseable {
     }
 
     /** The real HOME (the JVM's) and the runs' HOME (the runner's environment's), never shown inside. */
-    private List<Path> homes() {
+    private static List<Path> homes(Map<String, String> environment) {
         Set<Path> homes = new LinkedHashSet<>();
         homes.add(Path.of(System.getProperty("user.home")).toAbsolutePath().normalize());
         String envHome = environment.get("HOME");
@@ -179,7 +179,7 @@ final class RunnerSandbox implements AutoCloseable {
     }
 
     /** A worktree's git common dir (its {@code .git} file's {@code gitdir}, then {@code commondir}). */
-    static Optional<Path> gitCommonDir(Path workspace) {
+    public static Optional<Path> gitCommonDir(Path workspace) {
         Path dotGit = workspace.resolve(".git");
         if (!Files.isRegularFile(dotGit)) {
             return Optional.empty();
@@ -201,7 +201,7 @@ final class RunnerSandbox implements AutoCloseable {
     }
 
     /** The setting's name in meta.json. */
-    String modeName() {
+    public String modeName() {
         return mode.name().toLowerCase(Locale.ROOT);
     }
 
@@ -213,9 +213,9 @@ final class RunnerSandbox implements AutoCloseable {
         }
     }
 
-    static Map<String, Object> newSection(RunnerSandbox s) {
+    public Map<String, Object> newSection() {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("setting", s.modeName());
+        m.put("setting", modeName());
         return m;
     }
 }

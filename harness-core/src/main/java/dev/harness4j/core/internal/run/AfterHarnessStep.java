@@ -1,13 +1,12 @@
-package dev.harness4j.core;
+package dev.harness4j.core.internal.run;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.AfterHarness;
 import dev.harness4j.core.internal.Checks;
-import dev.harness4j.core.internal.capture.ResultStore;
-import dev.harness4j.core.internal.trajectory.RunTrajectory;
+import dev.harness4j.core.internal.capture.ResultNames;
 import dev.harness4j.core.process.Confinement;
 import dev.harness4j.core.process.ProcessOutcome;
 import dev.harness4j.core.process.ProcessRequest;
@@ -25,29 +24,22 @@ import java.util.function.Function;
 
 /** The {@link AfterHarness.Context} of one run: what the step may do, and what it added. Used by one thread. */
 final class AfterHarnessStep implements AfterHarness.Context {
-    /** The top-level keys of {@code meta.json} a section may not take. */
-    private static final Set<String> RESERVED = Set.of("schema_version", "run_id", "harness", "provider", "model",
-            "resolved_model", "task", "trial", "baseline", "head_after", "outcome", "reason", "stage", "exit_code",
-            "termination", "started_at", "finished_at", "duration_ms", "changes", "tokens", "cost", "served_model",
-            "login", "branch", "summary", "phase_report", "retry_at", "notes");
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private final HarnessRunner runner;
+    private final RunnerServices services;
     private final String runId;
     private final RunSpec spec;
     private final HarnessResult result;
     private final Path workspace;
     private final Path scratch;
-    private final Set<String> secrets;
+    private final dev.harness4j.core.pipeline.RunSecrets secrets;
     /** The confinement of a command run with {@code dir} as its scratch dir; null result: unconfined. */
     private final Function<Path, Confinement> confine;
     final Map<String, Path> files = new LinkedHashMap<>();
     final Map<String, Object> sections = new LinkedHashMap<>();
     private int commands;
 
-    AfterHarnessStep(HarnessRunner runner, String runId, RunSpec spec, HarnessResult result, Path workspace,
-            Path scratch, Set<String> secrets, Function<Path, Confinement> confine) {
-        this.runner = runner;
+    AfterHarnessStep(RunnerServices services, String runId, RunSpec spec, HarnessResult result, Path workspace,
+            Path scratch, dev.harness4j.core.pipeline.RunSecrets secrets, Function<Path, Confinement> confine) {
+        this.services = services;
         this.runId = runId;
         this.spec = spec;
         this.result = result;
@@ -103,14 +95,14 @@ final class AfterHarnessStep implements AfterHarness.Context {
         Path io = scratch.resolve("io-" + (++commands));
         // its own process id: a bail of the run no longer applies once its harness process has ended
         // confined like the run (its network, without the meter): HOME is the step's own, the real one hidden
-        return runner.supervisor.run(ProcessRequest.builder(runId + "-after" + commands, inv.build(), io)
+        return services.supervisor().run(ProcessRequest.builder(runId + "-after" + commands, inv.build(), io)
                 .confinement(confine.apply(scratch))
-                .baseEnvironment(runner.environment)
+                .baseEnvironment(services.environment())
                 .stdoutFile(io.resolve("stdout.log"))
                 .stderrFile(io.resolve("stderr.log"))
                 .transcriptFile(output)
                 .limits(new Limits(null, timeout, null))
-                .secrets(secrets)
+                .secrets(secrets.values())
                 .build());
     }
 
@@ -118,26 +110,15 @@ final class AfterHarnessStep implements AfterHarness.Context {
     public void addResultFile(String name, Path source) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(source, "source");
-        if (name.isBlank() || name.contains("/") || name.contains("\\") || name.startsWith(".")
-                || !name.equals(ResultStore.sanitise(name)) || ResultStore.isOwnFile(name)
-                || name.equals(RunTrajectory.FILE) || name.equals(RunTrajectory.BODIES)) {
-            throw new IllegalArgumentException("'" + name + "' cannot be a result file's name: give a plain file name"
-                    + " (letters, digits, . _ -) other than the runner's own files");
-        }
+        ResultNames.requireFileName(name);
         files.put(name, source);
     }
 
     @Override
     public void putMeta(String key, Object value) {
         Objects.requireNonNull(key, "key");
-        if (key.isBlank() || RESERVED.contains(key)) {
-            throw new IllegalArgumentException("'" + key + "' cannot be a meta.json section: the runner uses it");
-        }
-        try {
-            JSON.valueToTree(value);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("the meta.json section '" + key + "' is not JSON-able: " + e.getMessage(), e);
-        }
+        ResultNames.requireSectionKey(key);
+        ResultNames.requireJsonable(key, value);
         sections.put(key, value);
     }
 }

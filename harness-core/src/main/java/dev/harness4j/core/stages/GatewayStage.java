@@ -1,0 +1,113 @@
+package dev.harness4j.core.stages;
+
+import dev.harness4j.api.NotLoggedInException;
+import dev.harness4j.core.internal.capture.Redactor;
+import dev.harness4j.core.internal.gateway.GatewayAccounting;
+import dev.harness4j.core.internal.gateway.GatewayRun;
+import dev.harness4j.core.internal.run.CoreKeys;
+import dev.harness4j.core.pipeline.RunChain;
+import dev.harness4j.core.pipeline.RunContext;
+import dev.harness4j.core.pipeline.RunKeys;
+import dev.harness4j.core.pipeline.RunOutcome;
+import dev.harness4j.core.pipeline.RunSecrets;
+import dev.harness4j.core.pipeline.RunStage;
+import dev.harness4j.core.pipeline.RunStore;
+import dev.harness4j.core.pipeline.Slot;
+import dev.harness4j.core.provider.GatewayOptions;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Accounts runs on a provider with a gateway ({@code "gateway": {"type": "litellm", ...}} in
+ * providers.json): a per-run key minted before the run (the agent gets it in place of the
+ * configured one), the run's spend read after it until two consecutive reads agree (tokens with
+ * source {@code gateway}), the key revoked; {@code meta.json}'s {@code gateway} says how it went.
+ * No gateway failure fails a run. A run on a provider without a gateway is left alone.
+ */
+public final class GatewayStage implements RunStage {
+    private static final Logger log = LoggerFactory.getLogger(GatewayStage.class);
+
+    private final GatewayOptions options;
+    private GatewayAccounting accounting; // made with the first run's resolvers; guarded by this
+
+    private GatewayStage(GatewayOptions options) {
+        this.options = options;
+    }
+
+    /**
+     * The stage with the given options.
+     *
+     * @param options how spend is read and keys are minted
+     * @return the stage
+     */
+    public static GatewayStage of(GatewayOptions options) {
+        return new GatewayStage(Objects.requireNonNull(options, "gateway"));
+    }
+
+    /** Returns the options. */
+    public GatewayOptions options() {
+        return options;
+    }
+
+    @Override
+    public Slot slot() {
+        return Slot.GATEWAY;
+    }
+
+    @Override
+    public String name() {
+        return slot().wireName();
+    }
+
+    @Override
+    public RunOutcome run(RunChain chain) throws InterruptedException {
+        RunContext run = chain.run();
+        RunStore store = chain.store();
+        GatewayRun gateway = accounting(chain).open(run.provider().name(), run.runId(), run.spec());
+        if (!gateway.active()) {
+            return chain.proceed();
+        }
+        RunSecrets secrets = store.require(RunKeys.SECRETS);
+        secrets.addAll(gateway.secrets()); // redacted from transcripts, events and meta.json
+        store.put(RunKeys.PROVIDER, gateway.provider(store.require(RunKeys.PROVIDER)));
+        RunOutcome out;
+        try {
+            out = chain.proceed();
+        } catch (NotLoggedInException | Error e) { // no result: only revoke the key
+            settle(chain, gateway, false);
+            throw e;
+        }
+        settle(chain, gateway, out.harnessRan());
+        return out;
+    }
+
+    /** Reads the gateway's spend for the run and revokes its key; never fails the run. */
+    private void settle(RunChain chain, GatewayRun gateway, boolean ran) {
+        RunOutcome out = chain.outcome();
+        try {
+            GatewayRun.Applied applied = gateway.finish(out.result(), chain.store().get(CoreKeys.WIRE).orElse(null),
+                    chain.run().model(), ran);
+            if (applied.result() != null) {
+                out.result(applied.result());
+            }
+            applied.notes().forEach(out::note);
+            out.section("gateway", applied.section());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            out.note("gateway: interrupted while reading the run's spend; tokens are not the gateway's");
+        } catch (RuntimeException e) {
+            String message = Redactor.of(chain.store().require(RunKeys.SECRETS).values())
+                    .redact(String.valueOf(e.getMessage()));
+            log.warn("run {}: gateway accounting failed: {}", chain.run().runId(), message);
+            out.note("gateway: accounting failed (" + e.getClass().getSimpleName() + ": " + message + ")");
+        }
+    }
+
+    private synchronized GatewayAccounting accounting(RunChain chain) {
+        if (accounting == null) {
+            accounting = new GatewayAccounting(chain.store().require(CoreKeys.SERVICES).providers(), options);
+        }
+        return accounting;
+    }
+}
