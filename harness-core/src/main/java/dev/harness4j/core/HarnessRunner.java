@@ -3,41 +3,26 @@ package dev.harness4j.core;
 import dev.harness4j.api.Harness;
 import dev.harness4j.api.HarnessListener;
 import dev.harness4j.api.ProviderNotResolvableException;
-import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.internal.capture.ResultStore;
-import dev.harness4j.core.internal.run.CoreKeys;
 import dev.harness4j.core.internal.run.RunnerServices;
 import dev.harness4j.core.internal.run.StageChain;
 import dev.harness4j.core.internal.workspace.ChangeCollector;
 import dev.harness4j.core.internal.workspace.Workspaces;
 import dev.harness4j.core.pipeline.RunContext;
-import dev.harness4j.core.pipeline.RunKeys;
 import dev.harness4j.core.pipeline.RunStage;
-import dev.harness4j.core.pipeline.RunStore;
 import dev.harness4j.core.pipeline.Slot;
 import dev.harness4j.core.process.ProcessSupervisor;
 import dev.harness4j.core.stages.BranchPushStage;
 import dev.harness4j.core.stages.LoginProbeStage;
 import dev.harness4j.core.stages.ServedModelStage;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -80,11 +65,9 @@ public final class HarnessRunner implements AutoCloseable {
     /** How long an adapter's login probe may run before the login is recorded as unknown: 20 s. */
     public static final Duration DEFAULT_LOGIN_TIMEOUT = LoginProbeStage.DEFAULT_TIMEOUT;
 
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
-
     private final HarnessRegistry registry;
     private final Installations installations;
-    private final List<ProviderResolver> providers;
+    private final ProviderLookup providers;
     private final HarnessListener listener;
     private final boolean autonomyPreamble;
     private final Workspaces workspaces;
@@ -99,28 +82,25 @@ public final class HarnessRunner implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private final SecureRandom random = new SecureRandom();
-    private final ConcurrentMap<String, AtomicBoolean> preparing = new ConcurrentHashMap<>();
-    /** Runs whose harness process has ended: a bail can no longer change their outcome. */
-    private final Set<String> processEnded = ConcurrentHashMap.newKeySet();
+    private final RunsInFlight inFlight;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private HarnessRunner(Builder b) {
         this.stages = RunnerStages.assemble(b);
         this.registry = b.registry != null ? b.registry : HarnessRegistry.fromServices();
         this.installations = b.installations != null ? b.installations : Installations.defaults();
-        this.providers = List.copyOf(b.providers);
+        this.providers = new ProviderLookup(b.providers);
         this.listener = b.listener;
         this.autonomyPreamble = b.autonomyPreamble;
         this.workspaces = Workspaces.builder().stateDir(b.stateDir).gitExecutable(b.gitExecutable).build();
         this.store = new ResultStore(workspaces.stateDir());
         this.results = ResultIndex.of(workspaces.stateDir());
         this.supervisor = ProcessSupervisor.builder().termGrace(b.termGrace).build();
+        this.inFlight = new RunsInFlight(supervisor);
         this.metering = stages.stream().anyMatch(s -> s.slot() == Slot.METER);
-        Map<String, String> environment = b.environment != null ? b.environment : System.getenv();
         this.services = new RunnerServices(workspaces, new ChangeCollector(workspaces), store, supervisor,
-                installations, environment, RunnerIdentity.runningAsRoot(), housekeeping, b.observers, providers,
-                this::resolve, processEnded::add);
+                installations, b.environment != null ? b.environment : System.getenv(), RunnerIdentity.runningAsRoot(), housekeeping, b.observers,
+                providers.resolvers(), providers::resolve, inFlight::processEnded);
     }
 
     public static Builder builder() {
@@ -182,13 +162,12 @@ public final class HarnessRunner implements AutoCloseable {
      *     be resolved (no model, say); the message lists the known providers
      */
     public ResolvedProvider resolveProvider(String provider, String model) {
-        Objects.requireNonNull(provider, "provider");
-        return resolve(provider, model);
+        return providers.resolve(Objects.requireNonNull(provider, "provider"), model);
     }
 
     /** Runs a spec under a fresh run id; see {@link #run(RunSpec, String)}. */
     public RunRecord run(RunSpec spec) {
-        return run(spec, newRunId());
+        return run(spec, inFlight.newRunId());
     }
 
     /** Runs a spec under the given run id; see {@link #run(RunSpec, String, HarnessListener)}. */
@@ -232,15 +211,12 @@ public final class HarnessRunner implements AutoCloseable {
         if (closed.get()) {
             throw new IllegalStateException("this HarnessRunner is closed; build a new one to run " + spec.harness());
         }
-        AtomicBoolean bailed = new AtomicBoolean();
-        if (preparing.putIfAbsent(runId, bailed) != null) {
-            throw new IllegalArgumentException("run " + runId + " is already running; run ids must be unique");
-        }
+        AtomicBoolean bailed = inFlight.start(runId);
         try {
-            long t0 = System.nanoTime();
+            long t0 = System.nanoTime(); // the runner's own checks: "preflight" in the record's stage times
             Harness harness = registry.require(spec.harness());
             Path executable = installations.require(harness);
-            ResolvedProvider provider = resolve(spec.provider(), spec.model());
+            ResolvedProvider provider = providers.resolve(spec.provider(), spec.model());
             var baseline = workspaces.inspect(spec.baseline(), spec.ref()); // reads only: bad input writes nothing
             RunContext run = new RunContext(runId, spec, harness, executable, provider, baseline, workspaces.stateDir(),
                     Instant.now(), afterHarness, metering && !provider.usesCliLogin());
@@ -249,24 +225,14 @@ public final class HarnessRunner implements AutoCloseable {
             }
             workspaces.ensureWritableDir(workspaces.stateDir().resolve("runs"));
             workspaces.ensureWritableDir(store.resultsDir());
-            StageChain chain = new StageChain(stages, run, bailed, StageChain.control(supervisor, runId));
-            RunStore values = chain.store();
-            values.put(CoreKeys.SERVICES, services);
-            values.put(CoreKeys.LISTENER, listener == HarnessListener.NONE ? this.listener : both(this.listener, listener));
-            values.put(RunKeys.PROMPT, autonomyPreamble ? AutonomyPreamble.frame(spec.prompt()) : spec.prompt());
-            values.put(RunKeys.PROVIDER, provider.withModel(run.model()));
-            long preflight = System.nanoTime() - t0;
-            chain.start();
-            Map<String, Duration> times = new LinkedHashMap<>();
-            times.put("preflight", Duration.ofNanos(preflight));
-            times.putAll(chain.stageTimes());
-            return values.require(CoreKeys.RECORD).toBuilder().stageTimes(times).build();
+            HarnessListener both = listener == HarnessListener.NONE ? this.listener : both(this.listener, listener);
+            return StageChain.run(stages, run, bailed, services, both,
+                    autonomyPreamble ? AutonomyPreamble.frame(spec.prompt()) : spec.prompt(), System.nanoTime() - t0);
         } catch (InterruptedException e) { // the record stage turns every interrupt into a result; kept for safety
             Thread.currentThread().interrupt();
             throw new IllegalStateException("run " + runId + " was interrupted before its result was written", e);
         } finally {
-            preparing.remove(runId, bailed);
-            processEnded.remove(runId);
+            inFlight.end(runId, bailed);
         }
     }
 
@@ -279,24 +245,14 @@ public final class HarnessRunner implements AutoCloseable {
      *     another stop was decided first
      */
     public boolean bail(String runId) {
-        Objects.requireNonNull(runId, "runId");
-        if (supervisor.bail(runId)) {
-            return true;
-        }
-        AtomicBoolean flag = preparing.get(runId);
-        if (flag == null || processEnded.contains(runId)) {
-            return false;
-        }
-        flag.set(true);
-        supervisor.bail(runId); // the process may have started in between
-        return true;
+        return inFlight.bail(Objects.requireNonNull(runId, "runId"));
     }
 
     /** Stops every running run (they end as {@code bailed} with their results written); idempotent. */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            preparing.values().forEach(f -> f.set(true));
+            inFlight.bailAll();
             supervisor.close();
             for (int i = stages.size() - 1; i >= 0; i--) {
                 stages.get(i).close();
@@ -313,25 +269,6 @@ public final class HarnessRunner implements AutoCloseable {
                 second.onEvent(event);
             }
         };
-    }
-
-    private ResolvedProvider resolve(String provider, String model) {
-        Set<String> known = new TreeSet<>();
-        for (ProviderResolver r : providers) {
-            Optional<ResolvedProvider> p = r.resolve(provider, model);
-            if (p.isPresent()) {
-                return p.get();
-            }
-            known.addAll(r.providerNames());
-        }
-        throw new ProviderNotResolvableException(provider, "unknown provider '" + provider + "'; known providers: "
-                + known + " (configure it, or add a ProviderResolver with HarnessRunner.builder().providers(..))");
-    }
-
-    private String newRunId() {
-        byte[] b = new byte[4];
-        random.nextBytes(b);
-        return ZonedDateTime.now(ZoneOffset.UTC).format(ID_TIME) + "-" + HexFormat.of().formatHex(b);
     }
 
     /** Builds a {@link HarnessRunner}; its settings are documented on each method. */

@@ -191,6 +191,25 @@ public final class StageChain {
                 .reason(where.wireName() + " failed: " + message).build());
     }
 
+    /**
+     * Runs one run's stages with the store set up as every stage expects it (the runner's
+     * services, the listener, the prompt framed so far, the provider with the run's model); the
+     * written record, with the time each stage took and the runner's own {@code preflight}.
+     */
+    public static RunRecord run(List<RunStage> stages, RunContext run, AtomicBoolean bailed, RunnerServices services,
+            dev.harness4j.api.HarnessListener listener, String prompt, long preflightNanos) throws InterruptedException {
+        StageChain chain = new StageChain(stages, run, bailed, control(services.supervisor(), run.runId()));
+        chain.store.put(CoreKeys.SERVICES, services);
+        chain.store.put(CoreKeys.LISTENER, listener);
+        chain.store.put(RunKeys.PROMPT, prompt);
+        chain.store.put(RunKeys.PROVIDER, run.provider().withModel(run.model()));
+        chain.start();
+        Map<String, Duration> times = new LinkedHashMap<>();
+        times.put("preflight", Duration.ofNanos(preflightNanos));
+        times.putAll(chain.stageTimes());
+        return chain.store.require(CoreKeys.RECORD).toBuilder().stageTimes(times).build();
+    }
+
     /** A {@link RunControl} over the supervisor's run of this id. */
     public static RunControl control(dev.harness4j.core.process.ProcessSupervisor supervisor, String runId) {
         return new RunControl() {
