@@ -15,13 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import dev.harness4j.api.HarnessEvent;
-import dev.harness4j.api.HarnessListener;
-import java.time.Duration;
-import java.time.Instant;
 
 /**
  * Per-run overhead of {@link HarnessRunner}: a process that writes one file, run N times through
@@ -53,22 +47,12 @@ public final class OverheadBenchmark {
         Path direct = Files.createDirectories(root.resolve("direct"));
         List<Double> viaRunner = new ArrayList<>();
         List<Double> spawned = new ArrayList<>();
-        Map<String, List<Double>> phases = new LinkedHashMap<>();
-        Map<String, Instant> last = new ConcurrentHashMap<>();
-        HarnessListener stageClock = e -> {
-            if (e instanceof HarnessEvent.StatusChanged s) {
-                Instant prev = last.put(e.runId(), s.at());
-                if (prev != null) {
-                    String phase = "until " + s.status().name().toLowerCase(Locale.ROOT)
-                            + (s.detail() != null ? " (" + s.detail() + ")" : "");
-                    phases.computeIfAbsent(phase, k -> new ArrayList<>())
-                            .add(Duration.between(prev, s.at()).toNanos() / 1e6);
-                }
-            }
-        };
+        Map<String, List<Double>> stages = new LinkedHashMap<>();
+        List<String> chain;
         try (HarnessRunner runner = HarnessRunner.builder().stateDir(root.resolve("state"))
                 .registry(HarnessRegistry.builder().add(new ShellHarness()).build())
-                .providers(ShellHarness.provider()).listener(stageClock).build()) {
+                .providers(ShellHarness.provider()).build()) {
+            chain = runner.stageNames();
             RunSpec spec = RunSpec.builder(ShellHarness.ID, "local").model("bench").prompt("write a file")
                     .baseline(repo).isolation(isolation).option("script", SCRIPT).build();
             int warmup = Math.max(30, n / 2); // C2 compiles the run path after some dozens of runs
@@ -83,12 +67,13 @@ public final class OverheadBenchmark {
                     throw new IllegalStateException("run " + r.runId() + " ended " + r.result());
                 }
                 if (i < 0) {
-                    phases.clear();
                     creating.clear();
                 }
                 if (i >= 0) {
                     spawned.add(Timing.ms(t1 - t0));
                     viaRunner.add(Timing.ms(t2 - t1));
+                    r.stageTimes().forEach((k, v) -> stages.computeIfAbsent(k, x -> new ArrayList<>())
+                            .add(v.toNanos() / 1e6));
                 }
             }
         } finally {
@@ -102,8 +87,19 @@ public final class OverheadBenchmark {
         System.out.printf("  spawned directly   median %s ms%n", Timing.fmt(d));
         System.out.printf("  via HarnessRunner  median %s ms%n", Timing.fmt(h));
         System.out.printf("  overhead           median %s ms   ratio %.1fx%n", Timing.fmt(h - d), h / d);
-        System.out.println("  time between status events (median ms):");
-        phases.forEach((k, v) -> System.out.printf("    %-34s %s%n", k, Timing.fmt(Timing.median(v))));
+        System.out.println("  the chain: " + String.join(" > ", chain));
+        System.out.println("  time in each stage, outside the stages it wraps (median ms; 'harness' includes the process):");
+        String costliest = null;
+        double most = -1;
+        for (Map.Entry<String, List<Double>> e : stages.entrySet()) {
+            double m = Timing.median(e.getValue());
+            System.out.printf("    %-16s %s%n", e.getKey(), Timing.fmt(m));
+            if (!e.getKey().equals("harness") && m > most) {
+                most = m;
+                costliest = e.getKey();
+            }
+        }
+        System.out.printf("  costliest stage but the harness process: %s (%s ms)%n", costliest, Timing.fmt(most));
     }
 
     /** Creates {@code n} small files in a new directory, as a checkout does; returns the ms it took. */
