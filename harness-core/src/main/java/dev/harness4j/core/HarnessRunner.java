@@ -89,7 +89,7 @@ public final class HarnessRunner implements AutoCloseable {
         this.stages = RunnerStages.assemble(b);
         this.registry = b.registry != null ? b.registry : HarnessRegistry.fromServices();
         this.installations = b.installations != null ? b.installations : Installations.defaults();
-        this.providers = new ProviderLookup(b.providers);
+        this.providers = ProviderLookup.of(b.providers, b.discoverProviders);
         this.listener = b.listener;
         this.autonomyPreamble = b.autonomyPreamble;
         this.workspaces = Workspaces.builder().stateDir(b.stateDir).gitExecutable(b.gitExecutable).build();

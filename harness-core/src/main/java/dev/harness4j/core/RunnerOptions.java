@@ -49,6 +49,7 @@ abstract class RunnerOptions {
     final List<RunStage> stages = new ArrayList<>();
     final Set<Slot> without = EnumSet.noneOf(Slot.class);
     boolean discoverStages = true;
+    boolean discoverProviders = true;
     final Map<Key<?>, Object> settings = new IdentityHashMap<>();
 
     // the built-in stages' settings, as the runner's builder took them before stages had builders
@@ -154,7 +155,19 @@ abstract class RunnerOptions {
         return self();
     }
 
-    /** Provider resolvers, asked in order; the first non-empty answer wins. */
+    /**
+     * Whether {@link ProviderResolver}s registered for {@link java.util.ServiceLoader} (an
+     * installed resolver jar) are asked after the ones given to {@link #providers}; default true.
+     *
+     * @param value whether to look for them
+     * @return this builder
+     */
+    public HarnessRunner.Builder discoverProviders(boolean value) {
+        this.discoverProviders = value;
+        return self();
+    }
+
+    /** Provider resolvers, asked in order; the first non-empty answer wins (then the discovered ones). */
     public HarnessRunner.Builder providers(ProviderResolver... values) {
         for (ProviderResolver r : values) {
             providers.add(Objects.requireNonNull(r, "provider resolver"));
