@@ -137,4 +137,25 @@ class LoginProbeTest {
             assertThat(Files.readAllLines(count)).as("without a cache every run probes").hasSize(4);
         }
     }
+
+    @Test
+    void aNewRunnerOnTheSameStateDirReusesTheClearAnswerOnItsFirstRun() throws Exception {
+        Path base = repo(tmp.resolve("base"));
+        Path count = tmp.resolve("probes");
+        String probe = "echo x >> '" + count + "'; echo '{\"loggedIn\":true}'";
+        for (int i = 0; i < 2; i++) {
+            try (HarnessRunner r = HarnessRunner.builder().stateDir(tmp.resolve("state")).sandbox(Sandbox.OFF)
+                    .registry(HarnessRegistry.builder().add(new ProbingHarness()).build())
+                    .providers(ShellHarness.provider()).build()) {
+                RunRecord rec = r.run(RunSpec.builder("probe-test", "local").model("m1").prompt("p").baseline(base)
+                        .option("script", "true").option("probe", probe).build());
+                assertThat(rec.login().status()).isEqualTo(Login.Status.LOGGED_IN);
+            }
+        }
+        assertThat(Files.readAllLines(count)).as("the second runner's first run answers from the state dir").hasSize(1);
+        try (var files = Files.list(tmp.resolve("state/cache/logins"))) {
+            assertThat(files.toList()).singleElement().satisfies(f -> assertThat(Files.readString(f))
+                    .contains("LOGGED_IN").doesNotContain(ShellHarness.KEY));
+        }
+    }
 }

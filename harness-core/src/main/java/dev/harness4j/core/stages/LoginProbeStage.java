@@ -125,6 +125,12 @@ public final class LoginProbeStage implements RunStage {
             secrets.addAll(inv.secretValues());
             String key = cacheKey(run, inv, ctx);
             Login cached = cached(key);
+            if (cached == null) {
+                cached = LoginCacheFile.read(cacheDir(run), key, cacheTtl);
+                if (cached != null) {
+                    remember(key, cached); // a clear answer another runner on this machine got within the TTL
+                }
+            }
             if (cached != null) {
                 return cached;
             }
@@ -154,6 +160,9 @@ public final class LoginProbeStage implements RunStage {
                 return Login.unknown();
             }
             remember(key, l);
+            if (!cacheTtl.isZero() && l.status() != Login.Status.UNKNOWN) {
+                LoginCacheFile.write(cacheDir(run), key, l, cacheTtl);
+            }
             return l;
         } catch (InterruptedException e) {
             throw e;
@@ -162,6 +171,11 @@ public final class LoginProbeStage implements RunStage {
                     Redactor.of(secrets.values()).redact(String.valueOf(e.getMessage())));
             return Login.unknown();
         }
+    }
+
+    /** Where answers are kept for other runners of this state dir (and later processes): {@code cache/logins}. */
+    private static Path cacheDir(RunContext run) {
+        return run.stateDir().resolve("cache").resolve("logins");
     }
 
     /** A cached clear answer for this configuration, or null. */
@@ -185,11 +199,13 @@ public final class LoginProbeStage implements RunStage {
     }
 
     /**
-     * What makes a probe's answer: the harness, the provider, the probe's command, environment and
-     * files with this run's own paths and id taken out; hashed (SHA-256) so that no key sits in the cache.
+     * What makes a probe's answer: the harness, the CLI's binary (its real path, size and time), the
+     * provider, the probe's command, environment and files with this run's own paths and id taken
+     * out; hashed (SHA-256) so that no key sits in the cache.
      */
     private static String cacheKey(RunContext run, Invocation inv, HarnessContext ctx) {
-        StringBuilder sb = new StringBuilder(run.harness().id()).append('\0').append(run.provider().name()).append('\0')
+        StringBuilder sb = new StringBuilder(run.harness().id()).append('\0').append(LoginCacheFile.identity(run.executable()))
+                .append('\0').append(run.provider().name()).append('\0')
                 .append(run.provider().baseUrl()).append('\0').append(String.join("\0", inv.command()));
         new TreeMap<>(inv.environment()).forEach((k, v) -> sb.append('\0').append(k).append('=').append(v));
         inv.removeEnvironment().stream().sorted().forEach(k -> sb.append("\0-").append(k));

@@ -83,7 +83,11 @@ public final class SandboxStage implements RunStage {
 
     @Override
     public void preflight(RunContext run) {
-        sandbox.requireIfRequired(run.metered(), run.spec().sandboxNetwork()); // REQUIRED and it cannot run here
+        if (mode == Sandbox.REQUIRED) {
+            sandbox.requireIfRequired(run.metered(), run.spec().sandboxNetwork()); // it cannot run here: refused
+        } else {
+            sandbox.startProbe(run.spec().sandboxNetwork()); // the first run's checkout goes on while bwrap is probed
+        }
     }
 
     @Override

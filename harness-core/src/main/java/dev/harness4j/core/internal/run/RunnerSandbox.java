@@ -35,7 +35,9 @@ public final class RunnerSandbox implements AutoCloseable {
     private final Path bwrap;
     private final List<Path> readOnly;
     private final Path perl;
-    private final Map<SandboxNetwork, Optional<String>> probes = new java.util.EnumMap<>(SandboxNetwork.class); // guarded by this
+    /** The bubblewrap probe of each network, started once (in the background) and kept. Guarded by this. */
+    private final Map<SandboxNetwork, java.util.concurrent.CompletableFuture<Optional<String>>> probes =
+            new java.util.EnumMap<>(SandboxNetwork.class);
     private MeterRelay relay; // guarded by this
     private boolean closed; // guarded by this
     private List<Path> toolMounts; // guarded by this
@@ -57,16 +59,42 @@ public final class RunnerSandbox implements AutoCloseable {
      * Why runs on this network cannot be confined here (probed once per network), or null when
      * they can or the sandbox is off.
      */
-    public synchronized String problem(boolean metering, SandboxNetwork net) {
+    public String problem(boolean metering, SandboxNetwork net) {
         if (mode == Sandbox.OFF) {
             return null;
         }
-        String problem = probes.computeIfAbsent(net, n -> Bubblewrap.probe(bwrap, n)).orElse(null);
+        String problem = probe(net).join().orElse(null);
         if (problem == null && metering && net == SandboxNetwork.METER_ONLY && perl == null) {
             return "perl, which runs the relay to the metering proxy inside the sandbox, is not installed "
                     + "(looked in " + PERL_CANDIDATES + "; install the Debian package 'perl-base')";
         }
         return problem;
+    }
+
+    /**
+     * Starts probing bubblewrap for a network on a thread of its own, when it was not probed yet
+     * (the first run's checkout goes on meanwhile); a no-op when the sandbox is off.
+     */
+    public void startProbe(SandboxNetwork requested) {
+        if (mode != Sandbox.OFF) {
+            probe(network(requested));
+        }
+    }
+
+    private synchronized java.util.concurrent.CompletableFuture<Optional<String>> probe(SandboxNetwork net) {
+        return probes.computeIfAbsent(net, n -> {
+            var f = new java.util.concurrent.CompletableFuture<Optional<String>>();
+            Thread t = new Thread(() -> {
+                try {
+                    f.complete(Bubblewrap.probe(bwrap, n));
+                } catch (RuntimeException | Error e) {
+                    f.complete(Optional.of("probing " + bwrap + " failed: " + e));
+                }
+            }, "harness4j-bwrap-probe");
+            t.setDaemon(true);
+            t.start();
+            return f;
+        });
     }
 
     /**
