@@ -8,6 +8,7 @@
 #      CLIs (scripts/install-clis.sh, idempotent), then mvn package with tests skipped (nothing is
 #      installed into ~/.m2); Maven's output is shown only when the build fails
 #   HARNESS4J_MVN_ARGS   extra Maven arguments, e.g. -o
+#   HARNESS4J_CLIS_READY set (by scripts/install.sh, which installs them first): no CLI install here
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -26,7 +27,7 @@ if [ -x "$dist/bin/harness4j" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; 
   echo "$dist"
   exit 0
 fi
-bash scripts/install-clis.sh >&2
+if [ -z "${HARNESS4J_CLIS_READY:-}" ]; then bash scripts/install-clis.sh >&2; fi
 echo "[harness4j] building the distribution $dist (mvn package, tests skipped)" >&2
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -18,7 +18,7 @@ if ! bash scripts/install-sandbox.sh install; then
   echo "[install] until bubblewrap and perl are installed, the agents' runs are not confined" \
     "(each bench's plan header says so)" >&2
 fi
-dist=$(bash scripts/dist.sh)
+dist=$(HARNESS4J_CLIS_READY=1 bash scripts/dist.sh)
 home="$prefix/share/harness4j"
 mkdir -p "$prefix/bin" "$prefix/share"
 staged=$(mktemp -d "$prefix/share/.harness4j.XXXXXX")

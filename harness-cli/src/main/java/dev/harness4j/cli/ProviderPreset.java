@@ -79,6 +79,7 @@ enum ProviderPreset {
 
     /** Every preset's {@link #describe()} line. */
     static String describeAll() {
-        return java.util.Arrays.stream(values()).map(ProviderPreset::describe).collect(Collectors.joining("%n"));
+        return java.util.Arrays.stream(values()).map(ProviderPreset::describe)
+                .collect(Collectors.joining(System.lineSeparator()));
     }
 }

@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -31,9 +30,6 @@ import picocli.CommandLine.Parameters;
                 + " the other providers stay as they are), then checks it (exit 1 when it does not answer)."
                 + " Keys never go on the command line or in the file: --key-env names the variable holding one.")
 final class ProvidersAddCommand implements Callable<Integer> {
-    /** A conventional environment variable name: keys have lower-case letters, names (here) do not. */
-    private static final Pattern ENV_NAME = Pattern.compile("[A-Z_][A-Z0-9_]*");
-
     private CommandLine.Model.CommandSpec spec;
     @Mixin
     Harness4j.StateDirOption state = new Harness4j.StateDirOption();
@@ -52,12 +48,23 @@ final class ProvidersAddCommand implements Callable<Integer> {
     @Option(names = {"--key", "--api-key"}, hidden = true, paramLabel = "KEY")
     String key; // refused, and never shown
 
-    /** The presets and what each sets, under the options of {@code --help}. */
+    /**
+     * The presets and what each sets, under the options of {@code --help}: rendered only when
+     * help is printed (every command's start builds this model, so nothing is computed here).
+     */
     @CommandLine.Spec
     void spec(CommandLine.Model.CommandSpec value) {
         this.spec = value;
-        value.usageMessage().footer("%nPresets:%n" + ProviderPreset.describeAll() + "%n%nExample:%n"
-                + "  export ANTHROPIC_API_KEY=...%n  harness4j providers add anthropic --preset anthropic");
+        value.usageMessage().sectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER, new Presets());
+    }
+
+    /** The {@code --help} footer: the presets. */
+    private static final class Presets implements CommandLine.IHelpSectionRenderer {
+        @Override
+        public String render(CommandLine.Help help) {
+            return String.format("%nPresets:%n%s%n%nExample:%n  export ANTHROPIC_API_KEY=...%n"
+                    + "  harness4j providers add anthropic --preset anthropic%n", ProviderPreset.describeAll());
+        }
     }
 
     @Override
@@ -67,7 +74,8 @@ final class ProvidersAddCommand implements Callable<Integer> {
                     + " shell's history and the process list. Put it in an environment variable and name that with"
                     + " --key-env VAR (e.g. export ANTHROPIC_API_KEY=..., then --key-env ANTHROPIC_API_KEY)");
         }
-        if (keyEnv != null && !ENV_NAME.matcher(keyEnv).matches()) {
+        // a conventional variable name: keys have lower-case letters, names (here) do not
+        if (keyEnv != null && !keyEnv.matches("[A-Z_][A-Z0-9_]*")) {
             throw new IllegalArgumentException("--key-env takes the NAME of an environment variable in capitals,"
                     + " digits and '_' (e.g. ANTHROPIC_API_KEY), never a key; got a value of " + keyEnv.length()
                     + " characters that is not such a name (not shown)");
