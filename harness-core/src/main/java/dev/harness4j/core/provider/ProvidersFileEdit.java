@@ -135,37 +135,41 @@ public final class ProvidersFileEdit {
 
     /** The text with the provider's entry put after the last entry of {@code providers}, in the file's layout. */
     static String withEntry(String text, ProviderConfig config) {
-        try (JsonParser p = new JsonFactory().createParser(text)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new IllegalStateException("not a JSON object");
+        try (JsonParser p = atProviders(text)) {
+            int arrayStart = offset(p);
+            int firstEntry = -1;
+            int lastEnd = -1;
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                firstEntry = firstEntry < 0 ? offset(p) : firstEntry;
+                p.skipChildren();
+                lastEnd = offset(p) + 1;
             }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                if (!field.equals("providers") || value != JsonToken.START_ARRAY) {
-                    p.skipChildren();
-                    continue;
-                }
-                int arrayStart = offset(p);
-                int firstEntry = -1;
-                int lastEnd = -1;
-                for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-                    firstEntry = firstEntry < 0 ? offset(p) : firstEntry;
-                    p.skipChildren();
-                    lastEnd = offset(p) + 1;
-                }
-                String colon = text.contains("\" : ") ? "\" : " : "\": ";
-                if (lastEnd < 0) { // "providers": []
-                    String indent = lineIndent(text, arrayStart);
-                    return text.substring(0, arrayStart) + "[\n" + entry(config, indent + "  ", colon) + "\n" + indent
-                            + "]" + text.substring(offset(p) + 1);
-                }
-                return text.substring(0, lastEnd) + ",\n" + entry(config, lineIndent(text, firstEntry), colon)
-                        + text.substring(lastEnd);
+            String colon = text.contains("\" : ") ? "\" : " : "\": ";
+            if (lastEnd < 0) { // "providers": []
+                String indent = lineIndent(text, arrayStart);
+                return text.substring(0, arrayStart) + "[\n" + entry(config, indent + "  ", colon) + "\n" + indent + "]"
+                        + text.substring(offset(p) + 1);
             }
+            return text.substring(0, lastEnd) + ",\n" + entry(config, lineIndent(text, firstEntry), colon)
+                    + text.substring(lastEnd);
         } catch (IOException e) {
             throw new IllegalStateException("providers file changed shape while being edited", e);
         }
+    }
+
+    /** A parser over the text standing on the {@code [} of its top-level {@code providers} array. */
+    private static JsonParser atProviders(String text) throws IOException {
+        JsonParser p = new JsonFactory().createParser(text);
+        if (p.nextToken() == JsonToken.START_OBJECT) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                if (p.nextToken() == JsonToken.START_ARRAY && field.equals("providers")) {
+                    return p;
+                }
+                p.skipChildren();
+            }
+        }
+        p.close();
         throw new IllegalStateException("no \"providers\" array in the providers file text");
     }
 
@@ -288,23 +292,12 @@ public final class ProvidersFileEdit {
 
     /** The text with the {@code models} array of provider {@code name} replaced (or added). */
     static String withModels(String text, String name, List<String> models) {
-        try (JsonParser p = new JsonFactory().createParser(text)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new IllegalStateException("not a JSON object");
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                if (field.equals("providers") && value == JsonToken.START_ARRAY) {
-                    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-                        if (t == JsonToken.START_OBJECT) {
-                            String out = editEntry(p, text, name, models);
-                            if (out != null) {
-                                return out;
-                            }
-                        } else {
-                            p.skipChildren();
-                        }
+        try (JsonParser p = atProviders(text)) {
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                if (t == JsonToken.START_OBJECT) {
+                    String out = editEntry(p, text, name, models);
+                    if (out != null) {
+                        return out;
                     }
                 } else {
                     p.skipChildren();
