@@ -25,6 +25,7 @@ staged=$(mktemp -d "$prefix/share/.harness4j.XXXXXX")
 trap 'rm -rf "$staged" "$home.old"' EXIT
 cp -R "$dist/." "$staged/"
 chmod 755 "$staged"
+rm -rf "$home.old"
 if [ -e "$home" ]; then mv "$home" "$home.old"; fi
 mv "$staged" "$home"
 ln -sfn "$home/bin/harness4j" "$prefix/bin/harness4j"
