@@ -16,6 +16,6 @@ bash scripts/install-sandbox.sh bench || true
 echo "[bench] building examples/app (mvn package, tests skipped)" >&2
 mvn -B -q -Dstyle.color=never ${HARNESS4J_MVN_ARGS:-} -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true \
   -pl examples/app -am package dependency:build-classpath \
-  -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=runtime >&2
+  -Dmdep.outputFile=target/bench.classpath -DincludeScope=runtime >&2
 exec java -cp "examples/app/target/classes:$(cat examples/app/target/bench.classpath)" \
   dev.harness4j.examples.BenchMain "$@"
