@@ -14,8 +14,16 @@ cd "$(dirname "$0")/.."
 bash scripts/install-clis.sh
 bash scripts/install-sandbox.sh bench || true
 echo "[bench] building examples/app (mvn package, tests skipped)" >&2
-mvn -B -q -Dstyle.color=never ${HARNESS4J_MVN_ARGS:-} -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true \
-  -pl examples/app -am package dependency:build-classpath \
-  -Dmdep.outputFile=target/bench.classpath -DincludeScope=runtime >&2
+# Maven 3.8 writes colour resets even with -B: its output is shown (without escape codes) only on failure
+log=$(mktemp)
+if ! mvn -B -q -Dstyle.color=never ${HARNESS4J_MVN_ARGS:-} -DskipTests -Dmaven.javadoc.skip=true \
+    -Dmaven.source.skip=true -pl examples/app -am package dependency:build-classpath \
+    -Dmdep.outputFile=target/bench.classpath -DincludeScope=runtime >"$log" 2>&1; then
+  sed 's/\x1b\[[0-9;]*m//g' "$log" >&2
+  rm -f "$log"
+  echo "[bench] the build failed (Maven's output above)" >&2
+  exit 1
+fi
+rm -f "$log"
 exec java -cp "examples/app/target/classes:$(cat examples/app/target/bench.classpath)" \
   dev.harness4j.examples.BenchMain "$@"
