@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 names=("$@")
-ALL=(overhead isolation supervisor sandbox sandbox-cli queue summary metrics report server matrix meter claude pg)
+ALL=(overhead isolation supervisor sandbox sandbox-cli queue summary metrics report server matrix meter claude pg cli-start)
 [ ${#names[@]} -gt 0 ] || names=("${ALL[@]}")
 for n in "${names[@]}"; do
   case " ${ALL[*]} " in *" $n "*) ;;
@@ -19,7 +19,7 @@ for n in "${names[@]}"; do
   esac
 done
 bash scripts/install-clis.sh
-MODULES=harness-core,harness-bench,harness-testkit,harness-postgres,examples/app
+MODULES=harness-core,harness-bench,harness-testkit,harness-postgres,harness-cli,examples/app
 echo "[benchmarks] building $MODULES and writing their test class paths" >&2
 mvn -B -q -pl "$MODULES" -am test-compile dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/benchmark.classpath ${HARNESS4J_MVN_ARGS:-}
@@ -46,6 +46,8 @@ for n in "${names[@]}"; do
       claude)     run examples/app dev.harness4j.examples.benchmarks.ClaudeRunOverheadBenchmark 1 ;;
       pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 50 1,4 500 ;;
       sandbox-cli) run examples/app dev.harness4j.examples.benchmarks.SandboxCliBenchmark 1 ;;
+      # the installed command's start: the distribution (scripts/dist.sh builds it when stale)
+      cli-start)  run harness-cli dev.harness4j.cli.benchmarks.CliStartBenchmark 2 "$(bash scripts/dist.sh)" ;;
     esac
     continue
   fi
@@ -70,5 +72,6 @@ for n in "${names[@]}"; do
     # starts its own PostgreSQL (Debian's postgresql package; scripts/test.sh installs it)
     pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 1000 1,4,16 100000 ;;
     sandbox-cli) run examples/app dev.harness4j.examples.benchmarks.SandboxCliBenchmark 10 claude-code ;;
+    cli-start)  run harness-cli dev.harness4j.cli.benchmarks.CliStartBenchmark 10 "$(bash scripts/dist.sh)" "$(pwd)" ;;
   esac
 done

@@ -3,6 +3,7 @@
 #   1. installs the pinned harness CLIs into ~/.cache/harness4j/tools (idempotent)
 #   2. installs Debian's chromium (the HTML report is rendered by a test), when missing
 #   3. installs Debian's bubblewrap (the sandbox) and perl (its meter relay; Essential on Debian), when missing
+#      (scripts/install-sandbox.sh)
 #   4. installs Debian's postgresql (harness-postgres's tests start their own server), when missing
 #   5. mvn -B verify
 set -euo pipefail
@@ -13,11 +14,7 @@ if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
 fi
-if ! command -v bwrap >/dev/null 2>&1 || ! command -v perl >/dev/null 2>&1; then
-  echo "[test] installing bubblewrap and perl (each run's sandbox and its relay to the meter)" >&2
-  if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
-  $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap perl-base >&2
-fi
+bash scripts/install-sandbox.sh test
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${HARNESS4J_PG_BIN:-}" ]; then
   echo "[test] installing postgresql (harness-postgres's tests start a server of their own on loopback)" >&2
   if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi

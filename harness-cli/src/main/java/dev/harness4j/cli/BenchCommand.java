@@ -2,22 +2,16 @@ package dev.harness4j.cli;
 
 import dev.harness4j.bench.Bench;
 import dev.harness4j.bench.BenchBaseline;
-import dev.harness4j.bench.BenchComparison;
 import dev.harness4j.bench.BenchMetrics;
 import dev.harness4j.bench.BenchPlan;
 import dev.harness4j.bench.BenchPlanException;
-import dev.harness4j.bench.BenchReport;
-import dev.harness4j.bench.BenchRun;
-import dev.harness4j.bench.BenchSummary;
 import dev.harness4j.bench.SummaryFormat;
 import dev.harness4j.bench.TaskSuite;
 import dev.harness4j.core.HarnessRunner;
-import dev.harness4j.core.ResultIndex;
 import dev.harness4j.core.provider.Providers;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,8 +63,14 @@ final class BenchCommand implements Runnable {
         DbOptions db = new DbOptions();
 
         int run(PrintWriter out, boolean force) throws InterruptedException {
-            DbReports.refuseForce(force && db.present()); // before anything is built or written
             Path stateDir = state.resolve();
+            try (BenchBackend backend = BenchBackend.pick(db, stateDir, "harness4j-plan")) {
+                backend.checkForce(force); // before anything is built or written
+                return run(backend, stateDir, out, force);
+            }
+        }
+
+        private int run(BenchBackend backend, Path stateDir, PrintWriter out, boolean force) throws InterruptedException {
             TaskSuite suite = TaskSuite.load(suite());
             try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir).providers(embedding.providers() != null
                     ? embedding.providers() : Providers.fromStateDir(stateDir)).build()) {
@@ -91,13 +91,9 @@ final class BenchCommand implements Runnable {
                 if (repo != null) {
                     plan.baseline(repo);
                 }
-                if (db.present()) { // plan into the shared PostgreSQL queue; workers run it
-                    return DbPlanning.enqueue(db, plan.build(), out);
-                }
-                BenchRun r = bench.run(plan.build());
+                int code = backend.run(bench, plan.build(), out);
                 ps.flush();
-                boolean ok = r.processed().failed() == 0 && r.processed().interrupted() == 0;
-                return ok ? Harness4j.OK : Harness4j.FAILED;
+                return code;
             }
         }
 
@@ -162,25 +158,21 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() {
-            if (db.present() && format.equals("leaderboard")) { // the figures only, no row per run
-                return DbPlanning.leaderboard(db, bench, spec.commandLine().getOut());
-            }
-            BenchSummary s = db.present() ? DbPlanning.summary(db, bench) : BenchSummary.read(ResultIndex.of(state.resolve()));
-            if (bench != null && !db.present()) {
-                s = s.forBench(bench);
-            }
             PrintWriter out = spec.commandLine().getOut();
-            switch (format) {
-                case "table" -> out.print(SummaryFormat.table(s));
-                case "csv" -> out.print(SummaryFormat.csv(s));
-                case "json" -> out.println(SummaryFormat.json(s));
-                case "leaderboard" -> {
-                    BenchMetrics m = BenchMetrics.of(s);
-                    out.print(SummaryFormat.leaderboard(m));
-                    out.println();
-                    out.print(SummaryFormat.taskGrid(m));
+            try (BenchBackend backend = BenchBackend.pick(db, state.resolve(), "harness4j-summary")) {
+                switch (format) {
+                    case "table" -> out.print(SummaryFormat.table(backend.summary(bench)));
+                    case "csv" -> out.print(SummaryFormat.csv(backend.summary(bench)));
+                    case "json" -> out.println(SummaryFormat.json(backend.summary(bench)));
+                    case "leaderboard" -> {
+                        BenchMetrics m = backend.metrics(bench);
+                        out.print(SummaryFormat.leaderboard(m));
+                        out.println();
+                        out.print(SummaryFormat.taskGrid(m));
+                    }
+                    default -> throw new IllegalArgumentException("--format must be leaderboard, table, csv or json, was "
+                            + format);
                 }
-                default -> throw new IllegalArgumentException("--format must be leaderboard, table, csv or json, was " + format);
             }
             return Harness4j.OK;
         }
@@ -204,17 +196,9 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() {
-            if (db.present()) {
-                return DbReports.compare(db, bench, baseline, spec.commandLine().getOut());
+            try (BenchBackend backend = BenchBackend.pick(db, state.resolve(), "harness4j-compare")) {
+                spec.commandLine().getOut().print(SummaryFormat.compare(backend.compare(bench, baseline, baselineState)));
             }
-            BenchSummary now = BenchSummary.read(ResultIndex.of(state.resolve())).forBench(bench);
-            BenchSummary before = BenchSummary.read(ResultIndex.of(baselineState != null ? baselineState : state.resolve()))
-                    .forBench(baseline);
-            if (now.rows().isEmpty() || before.rows().isEmpty()) {
-                throw new IllegalArgumentException("no results for bench '" + (now.rows().isEmpty() ? bench : baseline)
-                        + "': give a bench id that has results (harness4j bench summary lists them)");
-            }
-            spec.commandLine().getOut().print(SummaryFormat.compare(BenchComparison.of(before.rows(), now.rows())));
             return Harness4j.OK;
         }
     }
@@ -238,18 +222,10 @@ final class BenchCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             Path stateDir = state.resolve();
-            if (db.present()) {
-                return DbReports.report(db, bench, baseline, out != null ? out : stateDir.resolve(Bench.REPORT_DIR)
-                        .resolve(bench != null ? bench : "all"), spec.commandLine().getOut());
-            }
-            ResultIndex index = ResultIndex.of(stateDir);
-            BenchSummary all = BenchSummary.read(index);
-            BenchSummary s = bench != null ? all.forBench(bench) : all;
-            BenchComparison c = baseline == null ? null : BenchComparison.of(all.forBench(baseline).rows(), s.rows());
             Path dir = out != null ? out : stateDir.resolve(Bench.REPORT_DIR).resolve(bench != null ? bench : "all");
-            Files.createDirectories(dir);
-            Path written = BenchReport.write(index.resultsDir(), s.rows(), BenchMetrics.of(s), c, dir);
-            spec.commandLine().getOut().println("report: " + written);
+            try (BenchBackend backend = BenchBackend.pick(db, stateDir, "harness4j-report")) {
+                backend.report(bench, baseline, dir, spec.commandLine().getOut());
+            }
             return Harness4j.OK;
         }
     }

@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -93,10 +94,23 @@ final class JobCommand implements Runnable {
     static final class Run extends Base {
         @Parameters(index = "0", paramLabel = "PLAN", description = "the job plan file (JSON)")
         Path plan;
+        @Option(names = "--harness", description = "the job's harness instead of the plan's (phases that name one keep it)")
+        String harness;
+        @Option(names = "--provider", description = "the job's provider instead of the plan's (phases that name one"
+                + " keep it); without --model, the provider's default model")
+        String provider;
+        @Option(names = "--model", description = "the job's model instead of the plan's (phases that name one keep it)")
+        String model;
 
         @Override
         int call(JobRunner jobs, PrintWriter out) {
             JobPlan p = JobPlan.read(plan);
+            if (harness != null || provider != null || model != null) {
+                p = new JobPlan(p.id(), p.baseline(), p.ref(), harness != null ? harness : p.harness(),
+                        provider != null ? provider : p.provider(),
+                        model != null ? model : provider != null ? null : p.model(), p.phases(), p.maxQuotaWait(),
+                        p.push(), p.task(), p.healthCheckTimeout());
+            }
             return ended(jobs.run(p), out);
         }
     }

@@ -13,10 +13,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** {@code providers list | check | refresh}: the providers of {@code <state-dir>/config/providers.json}. */
+/** {@code providers list | add | check | refresh}: the providers of {@code <state-dir>/config/providers.json}. */
 @Command(name = "providers", mixinStandardHelpOptions = true,
         description = "The providers configured in <state-dir>/config/providers.json.",
-        subcommands = {ProvidersCommand.ListCommand.class, ProvidersCommand.CheckCommand.class,
+        subcommands = {ProvidersCommand.ListCommand.class, ProvidersAddCommand.class, ProvidersCommand.CheckCommand.class,
             ProvidersCommand.RefreshCommand.class})
 final class ProvidersCommand implements Runnable {
     @CommandLine.Spec
@@ -63,21 +63,25 @@ final class ProvidersCommand implements Runnable {
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
             Providers p = Providers.fromStateDir(state.resolve());
-            int bad = 0;
-            for (String n : names(p, providers)) {
-                if (p.config(n).map(ProviderConfig::cliLogin).orElse(false)) {
-                    out.printf("%-16s %-9s %s%n", n, "skipped", "the CLI's own login: no endpoint to check");
-                    continue;
-                }
-                HealthCheck h = p.health(n);
-                bad += h.healthy() ? 0 : 1;
-                out.printf("%-16s %-9s %s %s%n", n, h.healthy() ? "ok" : "unhealthy", h.endpoint(),
-                        h.detail() == null ? "" : h.detail());
-            }
-            return bad == 0 ? Harness4j.OK : Harness4j.FAILED;
+            return check(p, names(p, providers), spec.commandLine().getOut());
         }
+    }
+
+    /** Checks each named provider's health, a line each; exit 1 when one is unhealthy. */
+    static int check(Providers p, List<String> names, PrintWriter out) {
+        int bad = 0;
+        for (String n : names) {
+            if (p.config(n).map(ProviderConfig::cliLogin).orElse(false)) {
+                out.printf("%-16s %-9s %s%n", n, "skipped", "the CLI's own login: no endpoint to check");
+                continue;
+            }
+            HealthCheck h = p.health(n);
+            bad += h.healthy() ? 0 : 1;
+            out.printf("%-16s %-9s %s %s%n", n, h.healthy() ? "ok" : "unhealthy", h.endpoint(),
+                    h.detail() == null ? "" : h.detail());
+        }
+        return bad == 0 ? Harness4j.OK : Harness4j.FAILED;
     }
 
     @Command(name = "refresh", mixinStandardHelpOptions = true,

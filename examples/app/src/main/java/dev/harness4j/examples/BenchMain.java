@@ -12,6 +12,7 @@ import dev.harness4j.bench.BenchSummary;
 import dev.harness4j.bench.TaskSuite;
 import dev.harness4j.cli.Embedding;
 import dev.harness4j.cli.Harness4j;
+import dev.harness4j.cli.SandboxNotice;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.provider.Providers;
 import dev.harness4j.core.queue.QueueProcessor;
@@ -117,7 +118,7 @@ public final class BenchMain {
                     plan.baseline(repo).trials(a.trials() > 0 ? a.trials() : 1);
                     suiteOrTask(plan, a, DEFAULT_PROMPT);
                 }
-                return finish(bench.run(plan.build()));
+                return finish(SandboxNotice.run(bench, plan.build(), out::println));
             }
         }
     }
@@ -170,7 +171,7 @@ public final class BenchMain {
             }
             plan.trials(a.trials() > 0 ? a.trials() : 1);
             suiteOrTask(plan, a, null);
-            return finish(bench.run(plan.build()));
+            return finish(SandboxNotice.run(bench, plan.build(), out::println));
         }
     }
 

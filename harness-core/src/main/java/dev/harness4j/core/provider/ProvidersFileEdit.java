@@ -17,18 +17,30 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Changes one provider's {@code models} in a providers file and nothing else, under a lock that
- * any number of threads and processes share; and the atomic write both this and {@link
+ * Edits a providers file under a lock that any number of threads and processes share: adds one
+ * provider ({@link #add}, what {@code harness4j providers add} does) or changes one provider's
+ * {@code models} ({@link Providers#refresh}); and the atomic write both this and {@link
  * ProvidersFile#write} use.
  *
- * <p>The edit is made in the file's text: the {@code models} array's characters are replaced
- * (or the field added when the entry has none), so field order, omitted defaults, formatting and
- * the other providers stay byte for byte. The write goes to a temp file beside the real file (a
+ * <pre>{@code
+ * ProvidersFileEdit.add(ProvidersFile.in(stateDir), ProviderConfig.builder("anthropic")
+ *         .apiStyles(ApiStyle.ANTHROPIC).baseUrl("https://api.anthropic.com")
+ *         .key("ANTHROPIC_API_KEY", AuthScheme.API_KEY).build());
+ * }</pre>
+ *
+ * <p>The edit is made in the file's text: the new entry is put after the last one, or the {@code
+ * models} array's characters are replaced (or the field added when the entry has none), so field
+ * order, omitted defaults, formatting and the other providers stay byte for byte. The write goes to a temp file beside the real file (a
  * symlink is followed to its target, which is what gets replaced), with the old file's POSIX
  * permissions, then renamed over it.
  *
@@ -37,7 +49,7 @@ import java.util.function.Supplier;
  * core.queue.FileQueueStore} does (OS file locks belong to the whole JVM). The lock file is never
  * deleted (see FileQueueStore for why).
  */
-final class ProvidersFileEdit {
+public final class ProvidersFileEdit {
     /** How long a refresh waits for another writer's lock on the providers file: 10 s. */
     static final Duration LOCK_TIMEOUT = Duration.ofSeconds(10);
 
@@ -73,6 +85,154 @@ final class ProvidersFileEdit {
             writeAtomically(target, edited.getBytes(StandardCharsets.UTF_8), expected);
             return true;
         });
+    }
+
+    /**
+     * Adds provider {@code config} to {@code file} under the file's lock, after the providers
+     * already there (which stay byte for byte); a missing file is created. A provider with {@code
+     * prices} or the CLI's own login is not taken: write those in the file by hand.
+     *
+     * @throws ProviderConfigException when the file is unreadable or invalid, already has a
+     *     provider of that name, the lock stays taken for {@link #LOCK_TIMEOUT}, or the write fails;
+     *     nothing was written then
+     * @throws IllegalArgumentException for a provider with prices or the CLI's own login
+     */
+    public static void add(Path file, ProviderConfig config) {
+        Objects.requireNonNull(config, "config");
+        if (config.cliLogin() || !config.prices().isEmpty()) {
+            throw new IllegalArgumentException("provider '" + config.name() + "': only an endpoint without prices can"
+                    + " be added this way; write a CLI-login provider or prices in the providers file itself");
+        }
+        Path target = realTarget(file);
+        try {
+            Files.createDirectories(target.getParent()); // the lock file's directory
+        } catch (IOException e) {
+            throw new ProviderConfigException(file, "could not create the directory of " + target + ": " + e, e);
+        }
+        locked(target, () -> {
+            if (!Files.exists(target)) {
+                ProvidersFile.write(target, List.of(config));
+                return null;
+            }
+            List<ProviderConfig> before = ProvidersFile.read(target); // validates, names the file on failure
+            if (before.stream().anyMatch(c -> c.name().equals(config.name()))) {
+                throw new ProviderConfigException(file, "provider config " + target + " already has a provider '"
+                        + config.name() + "'; nothing was written. Choose another name, or change or remove that"
+                        + " entry in the file");
+            }
+            String text;
+            try {
+                text = Files.readString(target, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new ProviderConfigException(file, "could not read provider config " + target + ": " + e, e);
+            }
+            List<ProviderConfig> expected = new ArrayList<>(before);
+            expected.add(config);
+            writeAtomically(target, withEntry(text, config).getBytes(StandardCharsets.UTF_8), expected);
+            return null;
+        });
+    }
+
+    /** The text with the provider's entry put after the last entry of {@code providers}, in the file's layout. */
+    static String withEntry(String text, ProviderConfig config) {
+        try (JsonParser p = atProviders(text)) {
+            int arrayStart = offset(p);
+            int firstEntry = -1;
+            int lastEnd = -1;
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                firstEntry = firstEntry < 0 ? offset(p) : firstEntry;
+                p.skipChildren();
+                lastEnd = offset(p) + 1;
+            }
+            String colon = text.contains("\" : ") ? "\" : " : "\": ";
+            if (lastEnd < 0) { // "providers": []
+                String indent = lineIndent(text, arrayStart);
+                return text.substring(0, arrayStart) + "[\n" + entry(config, indent + "  ", colon) + "\n" + indent + "]"
+                        + text.substring(offset(p) + 1);
+            }
+            return text.substring(0, lastEnd) + ",\n" + entry(config, lineIndent(text, firstEntry), colon)
+                    + text.substring(lastEnd);
+        } catch (IOException e) {
+            throw new IllegalStateException("providers file changed shape while being edited", e);
+        }
+    }
+
+    /** A parser over the text standing on the {@code [} of its top-level {@code providers} array. */
+    private static JsonParser atProviders(String text) throws IOException {
+        JsonParser p = new JsonFactory().createParser(text);
+        if (p.nextToken() == JsonToken.START_OBJECT) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                if (p.nextToken() == JsonToken.START_ARRAY && field.equals("providers")) {
+                    return p;
+                }
+                p.skipChildren();
+            }
+        }
+        p.close();
+        throw new IllegalStateException("no \"providers\" array in the providers file text");
+    }
+
+    /**
+     * One provider as an entry of the file, a field per line (the layout of {@code
+     * providers-example.json}); the fields {@link ProvidersFile#write} writes for an endpoint
+     * without prices, and {@link #writeAtomically} checks that the file reads back as intended.
+     */
+    private static String entry(ProviderConfig c, String indent, String colon) throws IOException {
+        ObjectMapper json = Json.mapper();
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("name", c.name());
+        fields.put("api_styles", c.apiStyles().stream().sorted().map(s -> s.name().toLowerCase(Locale.ROOT))
+                .toList());
+        fields.put("base_url", c.baseUrl().toString());
+        if (c.keyEnv() != null) {
+            fields.put("key_env", c.keyEnv());
+            fields.put("auth", c.auth().name().toLowerCase(Locale.ROOT));
+            if (!c.keyRequired()) {
+                fields.put("key_required", false);
+            }
+        }
+        fields.put("models", c.models());
+        if (c.defaultModel() != null) {
+            fields.put("default_model", c.defaultModel());
+        }
+        if (c.healthPath() != null) {
+            fields.put("health_path", c.healthPath());
+        }
+        if (c.gateway() != null) {
+            Map<String, String> g = new LinkedHashMap<>();
+            g.put("type", c.gateway().type().wireName());
+            g.put("admin_key_env", c.gateway().adminKeyEnv());
+            fields.put("gateway", g);
+        }
+        StringBuilder sb = new StringBuilder(indent).append("{\n");
+        int i = 0;
+        for (Map.Entry<String, Object> f : fields.entrySet()) {
+            sb.append(indent).append("  \"").append(f.getKey()).append(colon)
+                    .append(value(json, f.getValue())).append(++i < fields.size() ? ",\n" : "\n");
+        }
+        return sb.append(indent).append('}').toString();
+    }
+
+    /** A value on one line: {@code "x"}, {@code ["a", "b"]}, {@code {"type": "litellm"}}. */
+    private static String value(ObjectMapper json, Object v) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        if (v instanceof List<?> list) {
+            sb.append('[');
+            for (Object item : list) {
+                sb.append(sb.length() > 1 ? ", " : "").append(json.writeValueAsString(item));
+            }
+            return sb.append(']').toString();
+        }
+        if (v instanceof Map<?, ?> map) {
+            sb.append('{');
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                sb.append(sb.length() > 1 ? ", " : "").append(json.writeValueAsString(e.getKey())).append(": ")
+                        .append(json.writeValueAsString(e.getValue()));
+            }
+            return sb.append('}').toString();
+        }
+        return json.writeValueAsString(v);
     }
 
     /** The file a path names: a symlink's final target (the file replaced by a write), else the path. */
@@ -132,23 +292,12 @@ final class ProvidersFileEdit {
 
     /** The text with the {@code models} array of provider {@code name} replaced (or added). */
     static String withModels(String text, String name, List<String> models) {
-        try (JsonParser p = new JsonFactory().createParser(text)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new IllegalStateException("not a JSON object");
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                if (field.equals("providers") && value == JsonToken.START_ARRAY) {
-                    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-                        if (t == JsonToken.START_OBJECT) {
-                            String out = editEntry(p, text, name, models);
-                            if (out != null) {
-                                return out;
-                            }
-                        } else {
-                            p.skipChildren();
-                        }
+        try (JsonParser p = atProviders(text)) {
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                if (t == JsonToken.START_OBJECT) {
+                    String out = editEntry(p, text, name, models);
+                    if (out != null) {
+                        return out;
                     }
                 } else {
                     p.skipChildren();
