@@ -9,9 +9,8 @@ import dev.harness4j.bench.BenchRun;
 import dev.harness4j.bench.BenchSummary;
 import dev.harness4j.bench.ResultRow;
 import dev.harness4j.core.ResultIndex;
-import dev.harness4j.core.process.Bubblewrap;
+import dev.harness4j.core.stages.SandboxStage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,9 +34,6 @@ public final class SandboxNotice {
     /** The header's line when the runs will be confined: {@value}. */
     public static final String CONFINED = "sandbox: bubblewrap, network: meter only";
 
-    /** Where the runner looks for {@code perl}, which relays the meter into the sandbox (as core's RunnerSandbox). */
-    private static final List<Path> PERL = List.of(Path.of("/usr/bin/perl"), Path.of("/bin/perl"));
-
     private static final String FIX = "install bubblewrap and perl (Debian: apt-get install bubblewrap perl-base;"
             + " from a checkout: bash scripts/install-sandbox.sh)";
 
@@ -58,12 +54,9 @@ public final class SandboxNotice {
 
     /** Why a runner with the default sandbox would run unconfined here, or empty when it confines. */
     static Optional<String> problem() {
-        Optional<String> why = Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.METER_ONLY);
-        if (why.isEmpty() && PERL.stream().noneMatch(Files::isExecutable)) {
-            return Optional.of("perl, which relays the meter into the sandbox, is not installed (looked in " + PERL
-                    + "); install the Debian package 'perl-base'");
+        try (SandboxStage stage = SandboxStage.builder().build()) { // the runner's default, probed the runner's way
+            return stage.problem(true, SandboxNetwork.METER_ONLY);
         }
-        return why;
     }
 
     /**
