@@ -34,6 +34,27 @@ import java.util.stream.Stream;
 public interface Harness {
 
     /**
+     * The version of this contract in this harness-api: {@value}. It grows when the contract
+     * changes in a way an adapter must know of (version 2 added {@link HarnessContext#task()} and
+     * said exactly what the runner adds to the prompt). An adapter states the version it was
+     * built against by returning this constant from {@link #apiVersion()} (the compiler copies its
+     * value into the adapter), so that harness-core can refuse an adapter built against a newer
+     * contract than the one it runs with, with a clear message, instead of failing mid-run.
+     */
+    int API_VERSION = 2;
+
+    /**
+     * The contract version this adapter was built against: implement it as {@code return
+     * Harness.API_VERSION;}. The default, {@code 0}, means "not declared" (an adapter written
+     * before versions existed): it is accepted.
+     *
+     * @return {@link #API_VERSION} as the adapter saw it at compile time, or 0
+     */
+    default int apiVersion() {
+        return 0;
+    }
+
+    /**
      * Stable identifier such as {@code claude-code}, {@code opencode}, {@code aider}.
      *
      * @return the harness id, unique among the registered adapters

@@ -1,6 +1,7 @@
 package dev.harness4j.core;
 
 import dev.harness4j.api.Harness;
+import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.UnknownHarnessException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -107,7 +108,7 @@ public final class HarnessRegistry {
             ServiceLoader<Harness> sl = ServiceLoader.load(Harness.class, loader);
             for (ServiceLoader.Provider<Harness> provider : providers(sl)) {
                 try {
-                    harnesses.add(provider.get());
+                    harnesses.add(requireCompatible(provider.get()));
                 } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
                     recordFailure(provider.type().getName(), e);
                 }
@@ -139,10 +140,27 @@ public final class HarnessRegistry {
             log.warn("{}", msg);
         }
 
-        /** Adds an adapter made in code. */
+        /**
+         * Adds an adapter made in code.
+         *
+         * @throws HarnessException when the adapter was built against a newer harness-api contract
+         *     ({@link Harness#apiVersion()}) than this runtime's
+         */
         public Builder add(Harness harness) {
-            harnesses.add(Objects.requireNonNull(harness, "harness"));
+            harnesses.add(requireCompatible(Objects.requireNonNull(harness, "harness")));
             return this;
+        }
+
+        /** The adapter, when this runtime's harness-api can serve the contract it was built against. */
+        private static Harness requireCompatible(Harness h) {
+            int v = h.apiVersion();
+            if (v > Harness.API_VERSION || v < 0) {
+                throw new HarnessException("harness adapter " + h.getClass().getName() + " was built against harness-api"
+                        + " contract version " + v + ", but this runtime's harness-api has version " + Harness.API_VERSION
+                        + "; upgrade harness4j to a release with contract " + v + " or use a build of the adapter for "
+                        + "contract " + Harness.API_VERSION);
+            }
+            return h;
         }
 
         /**

@@ -45,4 +45,26 @@ class HarnessRegistryTest {
         assertThat(registry.require("alpha")).isInstanceOf(TestHarnesses.AlphaTwin.class);
         assertThat(registry.find("beta")).isEmpty();
     }
+
+    @Test
+    void anAdapterBuiltAgainstANewerContractIsRefusedNamingBothVersionsAndADeclaredOrUndeclaredOneIsKept() {
+        dev.harness4j.api.Harness newer = new TestHarnesses.Base("alpha", "git") {
+            @Override
+            public int apiVersion() {
+                return dev.harness4j.api.Harness.API_VERSION + 1;
+            }
+        };
+        assertThatThrownBy(() -> HarnessRegistry.builder().add(newer))
+                .isInstanceOf(dev.harness4j.api.HarnessException.class)
+                .hasMessageContaining("contract version " + (dev.harness4j.api.Harness.API_VERSION + 1))
+                .hasMessageContaining("this runtime's harness-api has version " + dev.harness4j.api.Harness.API_VERSION);
+        dev.harness4j.api.Harness declared = new TestHarnesses.Base("alpha", "git") {
+            @Override
+            public int apiVersion() {
+                return dev.harness4j.api.Harness.API_VERSION;
+            }
+        };
+        assertThat(HarnessRegistry.builder().add(declared).build().require("alpha")).isSameAs(declared);
+        assertThat(new TestHarnesses.AlphaTwin().apiVersion()).as("undeclared").isZero();
+    }
 }
