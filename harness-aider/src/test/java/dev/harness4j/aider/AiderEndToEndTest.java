@@ -212,21 +212,22 @@ class AiderEndToEndTest {
     }
 
     /**
-     * A 429 whose body says when to come back ({@code Please try again in 20s}, OpenAI's wording)
-     * is rate-limited with that reset time. aider retries a 429 with a doubling delay for about a
-     * minute before it gives up, and LiteLLM's OpenAI client retries each of its attempts twice
-     * more: the slowest test, started first so that the others run alongside it. (It is the only
-     * 429 run of aider: a plain 429 without a wait went the same way and is no longer run apart.) The {@code retry-after} header (1 s here, to keep the
-     * test short: LiteLLM's OpenAI client waits it out before each of its own retries) never
-     * reaches aider's output, so the body's wait is the one the adapter can read; it is counted
-     * from the moment aider gave up, which is when its process ended.
+     * A 429 with a {@code retry-after: 3} header and a body that says "Please try again in 20s"
+     * (OpenAI's wording) is rate-limited with the header's reset time: the wire's header is the
+     * most trusted source, the wait aider printed (the body's) comes after it. aider retries a 429
+     * with a doubling delay for about a minute before it gives up, and LiteLLM's OpenAI client
+     * retries each of its attempts twice more, waiting the header out: the slowest test, started
+     * first so that the others run alongside it. (It is the only 429 run of aider: a plain 429
+     * without a wait went the same way and is no longer run apart.) aider never prints the
+     * header, so the adapter's own time is the body's 20 s counted from the end of the process;
+     * the meter's reading of the last 429's header replaces it.
      */
     @Test
     @Order(0)
-    void aRateLimitWithAWaitInItsBodyIsRateLimitedWithARetryAt() throws Exception {
+    void aRateLimitIsRateLimitedWithTheRetryAtOfItsHeaderNotTheWaitInItsBody() throws Exception {
         Scenario.Builder s = Scenario.builder();
         for (int i = 0; i < 60; i++) {
-            s.failRateLimited(Duration.ofSeconds(1), "Rate limit reached for requests. Please try again in 20s.");
+            s.failRateLimited(Duration.ofSeconds(3), "Rate limit reached for requests. Please try again in 20s.");
         }
         server.script("aider-429-wait", s.build());
 
@@ -237,7 +238,9 @@ class AiderEndToEndTest {
         assertThat(r.changes().changed()).isFalse();
         assertThat(r.result().retryAt()).as("retry-at; transcript:\n%s", transcript(r))
                 .isNotNull()
-                .isBetween(r.startedAt().plusSeconds(20), r.finishedAt().plusSeconds(20));
+                .isBetween(r.startedAt().plusSeconds(3), r.finishedAt().plusSeconds(3));
+        assertThat(r.adapterResult().retryAt()).as("aider's own: the body's 20 s after it gave up, 17 s or more later")
+                .isNotNull().isAfter(r.result().retryAt().plusSeconds(15));
         Files.writeString(CAPTURES.resolve("http-429-try-again.txt"), transcript(r));
     }
 

@@ -78,6 +78,40 @@ public final class Outcomes {
     }
 
     /**
+     * Whether an endpoint's error answer refuses the credential: HTTP 401 and 403 as everywhere,
+     * and Google's 400 {@code INVALID_ARGUMENT} for a key it does not know ({@code API_KEY_INVALID},
+     * "API key not valid"). One rule for every reader of an answer: the provider catalogue's probe,
+     * the meter and the adapters.
+     *
+     * @param status the HTTP status code
+     * @param body the answer's body or the error text quoting it, or {@code null}
+     * @return whether the answer refuses the key
+     */
+    public static boolean refusesKey(int status, String body) {
+        return status == 401 || status == 403
+                || (status == 400 && body != null && (body.contains("API_KEY_INVALID") || body.contains("API key not valid")));
+    }
+
+    /**
+     * Classifies an endpoint's error answer by its status and what its body says: a refused key
+     * ({@link #refusesKey}) is {@code auth} whatever the status, context-length wording on a 400
+     * or 413 is {@code context-overflow}, anything else is {@link #fromHttpStatus}'s class.
+     *
+     * @param status the HTTP status code
+     * @param body the answer's body or the error text quoting it, or {@code null}
+     * @return the outcome class; empty for a status that is no error
+     */
+    public static Optional<Outcome> fromHttpAnswer(int status, String body) {
+        if (refusesKey(status, body)) {
+            return Optional.of(Outcome.AUTH);
+        }
+        if ((status == 400 || status == 413) && mentionsContextOverflow(body)) {
+            return Optional.of(Outcome.CONTEXT_OVERFLOW);
+        }
+        return fromHttpStatus(status);
+    }
+
+    /**
      * Whether the text reports a context-window overflow, in the wordings of Anthropic, OpenAI,
      * Gemini, OpenRouter, LiteLLM and the CLIs.
      *

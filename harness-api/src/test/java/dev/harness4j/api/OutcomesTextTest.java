@@ -47,6 +47,25 @@ class OutcomesTextTest {
     }
 
     @Test
+    void googlesFourHundredForAKeyItDoesNotKnowIsARefusedKeyLikeA401() {
+        String google = "{\"error\":{\"code\":400,\"message\":\"API key not valid. Please pass a valid API key.\","
+                + "\"status\":\"INVALID_ARGUMENT\",\"details\":[{\"reason\":\"API_KEY_INVALID\"}]}}";
+        assertThat(Outcomes.refusesKey(400, google)).isTrue();
+        assertThat(Outcomes.refusesKey(400, "{\"reason\":\"API_KEY_INVALID\"}")).isTrue();
+        assertThat(Outcomes.refusesKey(401, null)).isTrue();
+        assertThat(Outcomes.refusesKey(403, "")).isTrue();
+        assertThat(Outcomes.refusesKey(400, "{\"error\":{\"message\":\"Invalid JSON payload\"}}")).isFalse();
+        assertThat(Outcomes.refusesKey(500, google)).as("a server error quoting it is no refusal").isFalse();
+
+        assertThat(Outcomes.fromHttpAnswer(400, google)).contains(Outcome.AUTH);
+        assertThat(Outcomes.fromHttpAnswer(400, "This model's maximum context length is 8192 tokens"))
+                .contains(Outcome.CONTEXT_OVERFLOW);
+        assertThat(Outcomes.fromHttpAnswer(400, "Invalid JSON payload")).contains(Outcome.BAD_REQUEST);
+        assertThat(Outcomes.fromHttpAnswer(429, null)).contains(Outcome.RATE_LIMITED);
+        assertThat(Outcomes.fromHttpAnswer(200, google)).isEmpty();
+    }
+
+    @Test
     void fromTextClassifiesTheCommonWordings() {
         assertThat(Outcomes.fromText("anthropic: 401 {\"type\":\"authentication_error\",\"message\":\"invalid x-api-key\"}"))
                 .contains(Outcome.AUTH);

@@ -14,11 +14,15 @@ import java.util.stream.Collectors;
 
 /**
  * Renders a {@link BenchSummary} as a text table, CSV or JSON. Unmeasured figures print as
- * {@code unmeasured} (text), an empty cell (CSV) or {@code null} (JSON), never as 0. Pure
- * functions.
+ * {@code unmeasured} (text), an empty cell (CSV) or {@code null} (JSON), never as 0. Money is
+ * rounded for display (four decimals in the table, six in CSV and JSON); meta.json keeps each
+ * figure exact. Pure functions.
  */
 public final class SummaryFormat {
     private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** How many decimals money keeps in CSV and JSON. */
+    static final int FIGURE_DECIMALS = 6;
 
     /** The word shown for a figure nobody measured. */
     public static final String UNMEASURED = "unmeasured";
@@ -215,7 +219,7 @@ public final class SummaryFormat {
         for (ResultRow r : s.rows()) {
             Object[] cells = {r.dir(), r.harness(), r.provider(), r.model(), r.task(), r.outcome(), r.reason(),
                 r.durationMs(), r.filesChanged(), r.insertions(), r.deletions(), r.tokensIn(), r.tokensOut(),
-                r.tokenSource(), r.costUsd() == null ? null : r.costUsd().toPlainString(), r.costSource(),
+                r.tokenSource(), r.costUsd() == null ? null : figure(r.costUsd()).toPlainString(), r.costSource(),
                 r.servedVerdict(), r.branch()};
             for (int i = 0; i < cells.length; i++) {
                 sb.append(csvCell(cells[i])).append(i + 1 < cells.length ? "," : "\n");
@@ -245,7 +249,7 @@ public final class SummaryFormat {
             n.put("tokens_in", r.tokensIn());
             n.put("tokens_out", r.tokensOut());
             n.put("token_source", r.tokenSource());
-            n.put("cost_usd", r.costUsd());
+            n.put("cost_usd", figure(r.costUsd()));
             n.put("cost_source", r.costSource());
             n.put("served_verdict", r.servedVerdict());
             n.put("branch", r.branch());
@@ -260,7 +264,7 @@ public final class SummaryFormat {
         tn.put("tokens_in_unmeasured", t.tokensInUnmeasured());
         tn.put("tokens_out", t.tokensOut());
         tn.put("tokens_out_unmeasured", t.tokensOutUnmeasured());
-        tn.put("cost_usd", t.costUsd());
+        tn.put("cost_usd", figure(t.costUsd()));
         tn.put("cost_unmeasured", t.costUnmeasured());
         ArrayNode problems = root.putArray("problems");
         for (MetaProblem p : s.problems()) {
@@ -302,8 +306,24 @@ public final class SummaryFormat {
         return r.insertions() == null && r.deletions() == null ? "-" : "+" + nz(r.insertions()) + "/-" + nz(r.deletions());
     }
 
+    /** Money for a table or a report: four decimals ({@code 0.0100}). */
     static String money(BigDecimal usd) {
         return usd.setScale(4, RoundingMode.HALF_UP).toPlainString();
+    }
+
+    /**
+     * Money for CSV and JSON: rounded to {@value #FIGURE_DECIMALS} decimals (a millionth of a
+     * dollar), trailing zeros dropped, so that a CLI's binary-float estimate ({@code
+     * 0.009954000000000003}) reads {@code 0.009954}; meta.json keeps the exact figure.
+     *
+     * @return the rounded figure, or {@code null} for {@code null}
+     */
+    static BigDecimal figure(BigDecimal usd) {
+        if (usd == null) {
+            return null;
+        }
+        BigDecimal r = usd.setScale(FIGURE_DECIMALS, RoundingMode.HALF_UP).stripTrailingZeros();
+        return r.scale() < 0 ? r.setScale(0) : r;
     }
 
     private static String unmeasured(int n) {

@@ -87,6 +87,28 @@ class BenchSummaryTest {
     }
 
     @Test
+    void aClisFloatNoiseInItsCostIsRoundedForDisplayAndKeptExactInMetaJson(@TempDir Path other) throws Exception {
+        String noisy = "0.009954000000000003"; // Claude Code's total_cost_usd, as its CLI printed it
+        String meta = SyntheticMeta.meta("claude-code", "scripted-a", "completed", 1_000, 1, 1, 0, 100, 20, 0.0, "match",
+                null).replace("\"usd\":0.000000", "\"usd\":" + noisy);
+        assertThat(meta).contains(noisy);
+        SyntheticMeta.write(other.resolve("results"), "claude-code__scripted-a", meta);
+        BenchSummary s = BenchSummary.read(other);
+        assertThat(s.rows().get(0).costUsd()).as("read exact").isEqualByComparingTo(noisy);
+
+        JsonNode json = new ObjectMapper().readTree(SummaryFormat.json(s));
+        assertThat(json.path("results").get(0).path("cost_usd").asText()).isEqualTo("0.009954");
+        assertThat(json.path("totals").path("cost_usd").asText()).isEqualTo("0.009954");
+        assertThat(SummaryFormat.csv(s)).contains(",0.009954,cli-estimate,").doesNotContain(noisy);
+        assertThat(SummaryFormat.table(s)).contains("$0.0100 (cli-estimate)").doesNotContain(noisy);
+        assertThat(Files.readString(HtmlReport.write(s, other.resolve("report.html")))).doesNotContain(noisy);
+        assertThat(SummaryFormat.figure(new BigDecimal("2.500000"))).hasToString("2.5");
+        assertThat(SummaryFormat.figure(new BigDecimal("100"))).hasToString("100");
+        assertThat(Files.readString(other.resolve("results").resolve(SyntheticMeta.runDir("claude-code__scripted-a"))
+                .resolve("meta.json"))).contains(noisy);
+    }
+
+    @Test
     void anAbsentResultsDirectoryIsAnEmptySummary() {
         BenchSummary s = BenchSummary.read(state.resolve("nowhere"));
         assertThat(s.rows()).isEmpty();

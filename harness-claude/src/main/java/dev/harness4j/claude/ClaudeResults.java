@@ -87,8 +87,9 @@ final class ClaudeResults {
             Outcome outcome = ErrorClassifier.classify(env);
             b = HarnessResult.builder(outcome, requested).reason(errorReason(env));
             if (outcome == Outcome.RATE_LIMITED) {
-                RateLimitResets.parse(env.errorText(), now)
-                        .or(() -> RateLimitResets.fromLoggedHeaders(stdoutTail, now))
+                // the wire's header first, the CLI's words after it
+                RateLimitResets.fromLoggedHeaders(stdoutTail, now)
+                        .or(() -> RateLimitResets.parse(env.errorText(), now))
                         .ifPresent(b::retryAt);
             }
         }

@@ -96,6 +96,21 @@ class ClaudeCapturedOutputTest {
     }
 
     @Test
+    void theLoggedRetryAfterHeaderWinsOverAWaitTheErrorTextNames() {
+        String stdout = Executions.resource("captured/rate-limited.stdout").replace(
+                "\"result\":\"API Error: Request rejected (429) · rate limit exceeded: scripted 429\"",
+                "\"result\":\"API Error: Request rejected (429) · rate limit exceeded. Please try again in 20s.\"");
+        assertThat(stdout).contains("Please try again in 20s");
+
+        HarnessResult r = harness.interpret(Executions.in(dir).model("cap-ratelimit").stdout(stdout)
+                .exit(Integer.parseInt(Executions.resource("captured/rate-limited.exit").strip())).build());
+
+        assertThat(r.outcome()).isEqualTo(Outcome.RATE_LIMITED);
+        assertThat(r.retryAt()).as("the header's (date + retry-after-ms 90000), not now + 20 s")
+                .isEqualTo(Instant.parse("2026-11-29T14:26:23Z"));
+    }
+
+    @Test
     void aRunThatFailedBeforeAnyModelAnsweredHasUnmeasuredTokensAndNoCostThoughTheEnvelopeSaysZero() {
         for (String[] c : new String[][] {{"rate-limited", "cap-ratelimit"}, {"auth", "cap-write"},
             {"server-error-500", "cap-500"}, {"overloaded-529", "cap-529"}, {"bad-request-400", "cap-400"},

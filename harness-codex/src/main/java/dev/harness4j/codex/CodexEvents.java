@@ -25,7 +25,8 @@ import java.util.Set;
  * @param turns how many {@code turn.completed} events carried usage
  * @param inputTokens sum of {@code usage.input_tokens} (OpenAI's figure: cache reads included)
  * @param cachedInputTokens sum of {@code usage.cached_input_tokens}
- * @param cacheWriteTokens sum of {@code usage.cache_write_input_tokens}
+ * @param cacheWriteTokens sum of {@code usage.cache_write_input_tokens} (the CLI prints 0 when the
+ *     server sent no such figure: see {@code completedResponses})
  * @param outputTokens sum of {@code usage.output_tokens} (reasoning included)
  * @param lastMessage the last {@code agent_message} item's text, or {@code null}
  * @param commands how many {@code command_execution} items completed
@@ -33,11 +34,14 @@ import java.util.Set;
  * @param lastError the last top-level {@code error} event's message, or {@code null}
  * @param answeredModels the distinct {@code response.model} values of the Responses API events, in order
  * @param responses the HTTP responses the log recorded, in order
+ * @param completedResponses how many Responses API {@code response.completed} events the log
+ *     recorded with a {@code usage} object
+ * @param cacheWriteReported how many of those carried {@code usage.input_tokens_details.cache_write_tokens}
  */
 record CodexEvents(
         int turns, long inputTokens, long cachedInputTokens, long cacheWriteTokens, long outputTokens,
         String lastMessage, int commands, String failure, String lastError, List<String> answeredModels,
-        List<HttpResponse> responses) {
+        List<HttpResponse> responses, int completedResponses, int cacheWriteReported) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String REQUEST_COMPLETED = "Request completed ";
@@ -77,6 +81,17 @@ record CodexEvents(
         return acc.result();
     }
 
+    /**
+     * The cache writes the server reported: {@code cacheWriteTokens} when it is not 0 or when every
+     * logged {@code response.completed} carried a cache-write figure; {@code null} (unmeasured)
+     * otherwise. The Responses API has no cache-write figure of its own and the CLI prints {@code
+     * cache_write_input_tokens: 0} all the same.
+     */
+    Long reportedCacheWrites() {
+        boolean everyAnswerSaid = completedResponses > 0 && cacheWriteReported == completedResponses;
+        return cacheWriteTokens > 0 || everyAnswerSaid ? Long.valueOf(cacheWriteTokens) : null;
+    }
+
     /** The last response with an error status (400 or above), if any. */
     HttpResponse lastFailedResponse() {
         for (int i = responses.size() - 1; i >= 0; i--) {
@@ -100,6 +115,8 @@ record CodexEvents(
         private String lastError;
         private final Set<String> models = new LinkedHashSet<>();
         private final List<HttpResponse> responses = new ArrayList<>();
+        private int completedResponses;
+        private int cacheWriteReported;
 
         void stdout(String raw) {
             JsonNode event = object(raw.strip());
@@ -144,6 +161,13 @@ record CodexEvents(
                     String model = text(event.path("response").path("model"));
                     if (model != null && !model.isBlank()) {
                         models.add(model);
+                    }
+                    JsonNode usage = event.path("response").path("usage");
+                    if ("response.completed".equals(event.path("type").asText()) && usage.isObject()) {
+                        completedResponses++;
+                        if (usage.path("input_tokens_details").path("cache_write_tokens").isNumber()) {
+                            cacheWriteReported++;
+                        }
                     }
                 }
                 return;
@@ -221,7 +245,7 @@ record CodexEvents(
 
         CodexEvents result() {
             return new CodexEvents(turns, input, cached, cacheWrite, output, lastMessage, commands, failure, lastError,
-                    List.copyOf(models), responses);
+                    List.copyOf(models), responses, completedResponses, cacheWriteReported);
         }
     }
 }

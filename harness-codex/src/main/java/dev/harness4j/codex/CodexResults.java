@@ -43,14 +43,15 @@ final class CodexResults {
     /**
      * Tokens summed over every {@code turn.completed}. Codex reports OpenAI's {@code input_tokens},
      * which include the cached ones; {@link TokenUsage#input()} excludes them. Unmeasured when no
-     * turn completed (a failed turn reports no usage), never 0.
+     * turn completed (a failed turn reports no usage), never 0; cache writes are absent unless the
+     * server reported them ({@link CodexEvents#reportedCacheWrites}).
      */
     static TokenUsage tokens(CodexEvents events) {
         if (events.turns() == 0) {
             return TokenUsage.unmeasured();
         }
         return TokenUsage.ofAdapter(Math.max(0, events.inputTokens() - events.cachedInputTokens()),
-                events.outputTokens(), events.cachedInputTokens(), events.cacheWriteTokens());
+                events.outputTokens(), events.cachedInputTokens(), events.reportedCacheWrites());
     }
 
     /** An outcome with its reason and, for a rate limit, when it resets. */

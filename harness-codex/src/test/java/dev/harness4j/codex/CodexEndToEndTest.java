@@ -120,6 +120,9 @@ class CodexEndToEndTest {
         assertThat(own.path("source").asText()).as("the adapter's own figures, kept beside").isEqualTo("adapter");
         assertThat(own.path("input").asLong()).isEqualTo(tokens.path("input").asLong());
         assertThat(own.path("output").asLong()).isEqualTo(tokens.path("output").asLong());
+        assertThat(own.path("cache_write").isNumber()).as("the server sent no cache-write figure: unmeasured, "
+                + "whatever the CLI prints; " + own).isFalse();
+        assertThat(tokens.path("cache_write").isNumber()).as("nor on the wire").isFalse();
         assertThat(run.meta.path("cost").isNull()).as("codex prints no cost").isTrue();
         assertThat(run.meta.path("served_model").path("answered")).extracting(JsonNode::asText).containsExactly(model);
         assertThat(run.meta.path("served_model").path("verdict").asText()).isEqualTo("match");

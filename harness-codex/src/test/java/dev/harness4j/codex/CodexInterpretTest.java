@@ -68,11 +68,33 @@ class CodexInterpretTest {
         HarnessResult r = interpret("write", 0, CHANGED);
 
         assertThat(r.outcome()).isEqualTo(Outcome.COMPLETED);
-        // usage(100, 20, 30, 0) then usage(110, 5, 0, 0): codex says input_tokens 240, cached 30
-        assertThat(r.tokens()).isEqualTo(new TokenUsage(210L, 25L, 30L, 0L, TokenUsage.Source.ADAPTER));
+        // usage(100, 20, 30, 0) then usage(110, 5, 0, 0): codex says input_tokens 240, cached 30, and
+        // cache_write_input_tokens 0 for a server that sent no cache-write figure: unmeasured
+        assertThat(r.tokens()).isEqualTo(new TokenUsage(210L, 25L, 30L, null, TokenUsage.Source.ADAPTER));
         assertThat(r.summary()).isEqualTo("Wrote hello.txt.");
         assertThat(r.reason()).isNull();
         assertThat(r.cost()).as("codex prints no cost").isNull();
+    }
+
+    @Test
+    void cacheWritesCountOnlyWhereTheServerReportedThem() throws Exception {
+        List<String> stdout = captured("write.stdout.jsonl");
+        List<String> stderr = captured("write.stderr.log");
+        // every response.completed with a cache-write figure (0 and 0): a measured 0
+        List<String> reported = stderr.stream().map(l -> l.contains("\"type\":\"response.completed\"")
+                ? l.replaceFirst("\"input_tokens_details\":\\{", "\"input_tokens_details\":{\"cache_write_tokens\":0,") : l)
+                .toList();
+        assertThat(reported).anyMatch(l -> l.contains("cache_write_tokens"));
+        assertThat(interpret("codex-write", stdout, reported, 0, Termination.exited(), CHANGED).tokens().cacheWrite())
+                .isEqualTo(0L);
+        // a figure the CLI printed above 0 came from the server
+        List<String> written = stdout.stream().map(l -> l.replace("\"cache_write_input_tokens\":0", "\"cache_write_input_tokens\":12"))
+                .toList();
+        assertThat(interpret("codex-write", written, List.of(), 0, Termination.exited(), CHANGED).tokens().cacheWrite())
+                .isEqualTo(12L);
+        // without the log, the CLI's 0 says nothing
+        assertThat(interpret("codex-write", stdout, List.of(), 0, Termination.exited(), CHANGED).tokens().cacheWrite())
+                .isNull();
     }
 
     @Test

@@ -90,7 +90,8 @@ final class GeminiResults {
     /**
      * The class of the error that ended the run: its context-window wording, else a dropped
      * stream or connection (transient), else the HTTP status of the last failed request stderr
-     * names, else what the text says ({@link Outcomes#fromText}), else {@code error}.
+     * names, read with the message ({@link Outcomes#fromHttpAnswer}: Google's 400 for a key it does
+     * not know is {@code auth}), else what the text says ({@link Outcomes#fromText}), else {@code error}.
      */
     static Classified fromFailure(Execution execution, String message, GeminiEvents events) {
         if (Outcomes.mentionsContextOverflow(message)) {
@@ -99,7 +100,8 @@ final class GeminiResults {
         if (mentionsDroppedConnection(message)) {
             return new Classified(Outcome.TRANSIENT, message, null);
         }
-        Outcome byStatus = events.lastStatus() == null ? null : Outcomes.fromHttpStatus(events.lastStatus()).orElse(null);
+        Outcome byStatus = events.lastStatus() == null ? null
+                : Outcomes.fromHttpAnswer(events.lastStatus(), message).orElse(null);
         Outcome outcome = byStatus != null ? byStatus : Outcomes.fromText(message).orElse(Outcome.ERROR);
         String reason = byStatus != null && !message.contains(String.valueOf(events.lastStatus()))
                 ? message + " (HTTP " + events.lastStatus() + ")" : message;

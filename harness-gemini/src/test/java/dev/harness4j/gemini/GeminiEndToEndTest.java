@@ -49,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The real {@code gemini} CLI through {@link HarnessRunner} against the scripted model server's
  * Gemini API, for what the contract kit does not check: the file written with the scripted tokens
  * and answering model as they land in {@code meta.json}, a mismatching answering model, a rate
- * limit and a dropped connection classified, and a fake HOME (with its own {@code .gemini},
+ * limit, Google's refused key and a dropped connection classified, and a fake HOME (with its own {@code .gemini},
  * {@code .npm} and {@code .cache}) left untouched. Each run's raw stdout and stderr are written to
  * {@code target/gemini-captures/}; the fixtures under {@code src/test/resources/captured} were
  * copied from there.
@@ -175,6 +175,34 @@ class GeminiEndToEndTest {
         assertThat(run.meta.path("adapter").path("tokens").path("source").isNull()).as("nothing answered").isTrue();
         assertThat(run.requests).hasSize(GeminiSettings.DEFAULT_MAX_ATTEMPTS);
     }
+
+    /**
+     * Google answers a key it does not know with 400 {@code INVALID_ARGUMENT} / {@code
+     * API_KEY_INVALID}, not 401: a refused key all the same ({@code auth}), by the rule the
+     * provider catalogue's probe follows too ({@link dev.harness4j.api.Outcomes#refusesKey}).
+     */
+    @Test
+    void googlesAnswerToAKeyItDoesNotKnowEndsAuth() throws Exception {
+        String model = "gemini-bad-key";
+        Scenario.Builder s = Scenario.builder();
+        for (int i = 0; i < GeminiSettings.DEFAULT_MAX_ATTEMPTS + 2; i++) {
+            s.failWithBody(400, REFUSED_KEY_BODY);
+        }
+        server.script(model, s.build());
+
+        Run run = run(model, provider(model));
+
+        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("auth");
+        assertThat(run.meta.path("reason").asText()).contains("API key not valid");
+        assertThat(run.meta.path("retry_at").isNull()).isTrue();
+        assertThat(run.requests).as("a refused key is not retried").isNotEmpty();
+    }
+
+    /** Google's answer to a key it does not know, as the Generative Language API sends it. */
+    static final String REFUSED_KEY_BODY = "{\"error\":{\"code\":400,\"message\":\"API key not valid. Please pass a "
+            + "valid API key.\",\"status\":\"INVALID_ARGUMENT\",\"details\":[{\"@type\":\"type.googleapis.com/"
+            + "google.rpc.ErrorInfo\",\"reason\":\"API_KEY_INVALID\",\"domain\":\"googleapis.com\",\"metadata\":"
+            + "{\"service\":\"generativelanguage.googleapis.com\"}}]}}";
 
     @Test
     void droppedConnectionEndsTransient() throws Exception {

@@ -112,6 +112,16 @@ class GeminiInterpretTest {
     }
 
     @Test
+    void googlesRefusalOfAKeyItDoesNotKnowIsAuthNotBadRequest() throws Exception {
+        HarnessResult r = interpret("bad-key", 1, NOTHING); // 400 INVALID_ARGUMENT / API_KEY_INVALID
+
+        assertThat(r.outcome()).as(r.reason()).isEqualTo(Outcome.AUTH);
+        assertThat(r.reason()).contains("API key not valid");
+        assertThat(r.retryAt()).isNull();
+        assertThat(r.tokens().isMeasured()).isFalse();
+    }
+
+    @Test
     void droppedConnectionIsTransient() throws Exception {
         HarnessResult r = interpret("drop", 1, NOTHING);
 

@@ -49,14 +49,15 @@ final class MiniSweAgentResults {
     /**
      * Tokens summed over every model answer in the trajectory. LiteLLM reports OpenAI's {@code
      * prompt_tokens}, which include cached ones; {@link TokenUsage#input()} excludes them.
-     * Unmeasured when no answer carried usage, never 0.
+     * Unmeasured when no answer carried usage, never 0; a figure some answer's usage lacked (cache
+     * writes, always, on an OpenAI-style endpoint) is absent.
      */
     static TokenUsage tokens(Trajectory t) {
         if (t.answers() == 0) {
             return TokenUsage.unmeasured();
         }
-        return TokenUsage.ofAdapter(Math.max(0, t.promptTokens() - t.cachedTokens()), t.completionTokens(),
-                t.cachedTokens(), t.cacheWriteTokens());
+        Long input = t.promptTokens() == null ? null : Math.max(0, t.promptTokens() - t.cachedTokens());
+        return TokenUsage.ofAdapter(input, t.completionTokens(), t.cachedTokens(), t.cacheWriteTokens());
     }
 
     /**

@@ -33,17 +33,21 @@ import java.util.Set;
  * @param cost {@code info.model_stats.instance_cost}, or {@code null}
  * @param stepLimit the agent's {@code step_limit} (0: none), or {@code null}
  * @param answers how many model answers carried usage
- * @param promptTokens sum of {@code usage.prompt_tokens} (cache reads included)
- * @param cachedTokens sum of {@code usage.prompt_tokens_details.cached_tokens}
- * @param cacheWriteTokens sum of {@code usage.cache_creation_input_tokens}
- * @param completionTokens sum of {@code usage.completion_tokens}
+ * @param promptTokens sum of {@code usage.prompt_tokens} (cache reads included), or {@code null}
+ *     when an answer's usage lacked it (unmeasured, not 0)
+ * @param cachedTokens sum of {@code usage.prompt_tokens_details.cached_tokens} (OpenAI's usage
+ *     without cache details reported none cached: 0)
+ * @param cacheWriteTokens sum of {@code usage.cache_creation_input_tokens}, or {@code null} when an
+ *     answer's usage lacked it (OpenAI's usage never has it: unmeasured, not 0)
+ * @param completionTokens sum of {@code usage.completion_tokens}, or {@code null} when an answer's
+ *     usage lacked it
  * @param answeredModels the distinct {@code response.model} values, in order
  * @param lastText the last non-blank assistant text, or {@code null}
  */
 record Trajectory(
         String exitStatus, String exceptionText, Integer statusCode, Map<String, String> responseHeaders,
         Double failedAtEpochSeconds, Long apiCalls, BigDecimal cost, Integer stepLimit, int answers,
-        long promptTokens, long cachedTokens, long cacheWriteTokens, long completionTokens,
+        Long promptTokens, long cachedTokens, Long cacheWriteTokens, Long completionTokens,
         List<String> answeredModels, String lastText) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -72,10 +76,10 @@ record Trajectory(
         }
         JsonNode info = root.path("info");
         int answers = 0;
-        long prompt = 0;
+        Long prompt = 0L;
         long cached = 0;
-        long cacheWrite = 0;
-        long completion = 0;
+        Long cacheWrite = 0L;
+        Long completion = 0L;
         Set<String> models = new LinkedHashSet<>();
         String lastText = null;
         JsonNode exit = null;
@@ -86,10 +90,10 @@ record Trajectory(
                 JsonNode usage = response.path("usage");
                 if (usage.isObject()) {
                     answers++;
-                    prompt += count(usage.path("prompt_tokens"));
+                    prompt = add(prompt, usage.path("prompt_tokens"));
                     cached += count(usage.path("prompt_tokens_details").path("cached_tokens"));
-                    cacheWrite += count(usage.path("cache_creation_input_tokens"));
-                    completion += count(usage.path("completion_tokens"));
+                    cacheWrite = add(cacheWrite, usage.path("cache_creation_input_tokens"));
+                    completion = add(completion, usage.path("completion_tokens"));
                 }
                 String model = text(response.path("model"));
                 if (model != null && !model.isBlank()) {
@@ -126,6 +130,11 @@ record Trajectory(
                 stats.path("instance_cost").isNumber() ? stats.path("instance_cost").decimalValue() : null,
                 stepLimit.isInt() ? stepLimit.asInt() : null,
                 answers, prompt, cached, cacheWrite, completion, List.copyOf(models), lastText));
+    }
+
+    /** The sum with the field's count; {@code null} from the first answer that lacks the field on. */
+    private static Long add(Long sum, JsonNode n) {
+        return sum == null || !n.isNumber() ? null : sum + Math.max(0, n.asLong());
     }
 
     private static long count(JsonNode n) {

@@ -127,6 +127,8 @@ class MiniSweAgentEndToEndTest {
         assertThat(own.path("source").asText()).as("the adapter's own figures, kept beside").isEqualTo("adapter");
         assertThat(own.path("input").asLong()).isEqualTo(tokens.path("input").asLong());
         assertThat(own.path("output").asLong()).isEqualTo(tokens.path("output").asLong());
+        assertThat(own.path("cache_write").isNumber()).as("the server sent no cache-write figure: unmeasured; " + own)
+                .isFalse();
         assertThat(run.meta.path("cost").isNull()).as("an unpriced model has no cost").isTrue();
         assertThat(run.meta.path("served_model").path("answered")).extracting(JsonNode::asText)
                 .containsExactly(model, "mini-other");

@@ -69,10 +69,27 @@ class MiniSweAgentInterpretTest {
         HarnessResult r = interpret("write", 0, CHANGED);
 
         assertThat(r.outcome()).isEqualTo(Outcome.COMPLETED);
-        // usage(100, 20, 30, 0) then usage(110, 5, 0, 0): prompt_tokens 130 + 110, 30 of them cached
-        assertThat(r.tokens()).isEqualTo(new TokenUsage(210L, 25L, 30L, 0L, TokenUsage.Source.ADAPTER));
+        // usage(100, 20, 30, 0) then usage(110, 5, 0, 0): prompt_tokens 130 + 110, 30 of them cached;
+        // Chat Completions usage has no cache-write figure: unmeasured, not 0
+        assertThat(r.tokens()).isEqualTo(new TokenUsage(210L, 25L, 30L, null, TokenUsage.Source.ADAPTER));
         assertThat(r.reason()).isNull();
         assertThat(r.cost()).as("unpriced: instance_cost 0 is no measurement").isNull();
+    }
+
+    @Test
+    void aFigureSomeAnswerLackedIsUnmeasuredAndOneEveryAnswerCarriedIsSummed() throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        String anthropicStyle = "{\"messages\":["
+                + "{\"role\":\"assistant\",\"content\":\"a\",\"extra\":{\"response\":{\"usage\":{\"prompt_tokens\":100,"
+                + "\"completion_tokens\":10,\"cache_creation_input_tokens\":40}}}},"
+                + "{\"role\":\"assistant\",\"content\":\"b\",\"extra\":{\"response\":{\"usage\":{\"prompt_tokens\":120,"
+                + "\"completion_tokens\":5,\"cache_creation_input_tokens\":0}}}}]}";
+        TokenUsage both = MiniSweAgentResults.tokens(Trajectory.of(json.readTree(anthropicStyle)).orElseThrow());
+        assertThat(both).isEqualTo(new TokenUsage(220L, 15L, 0L, 40L, TokenUsage.Source.ADAPTER));
+
+        String oneLacking = anthropicStyle.replace(",\"completion_tokens\":5,\"cache_creation_input_tokens\":0", "");
+        TokenUsage partial = MiniSweAgentResults.tokens(Trajectory.of(json.readTree(oneLacking)).orElseThrow());
+        assertThat(partial).isEqualTo(new TokenUsage(220L, null, 0L, null, TokenUsage.Source.ADAPTER));
     }
 
     @Test
@@ -132,7 +149,7 @@ class MiniSweAgentInterpretTest {
     }
 
     private static Outcome outcome(String name, String text, Integer status) {
-        Trajectory t = new Trajectory(name, text, status, java.util.Map.of(), null, 1L, null, 0, 0, 0, 0, 0, 0,
+        Trajectory t = new Trajectory(name, text, status, java.util.Map.of(), null, 1L, null, 0, 0, 0L, 0, 0L, 0L,
                 List.of(), null);
         return MiniSweAgentResults.fromException(name, t).outcome();
     }
@@ -140,7 +157,7 @@ class MiniSweAgentInterpretTest {
     @Test
     void aPositiveInstanceCostIsTheCliEstimate() {
         Trajectory t = new Trajectory("Submitted", null, null, java.util.Map.of(), null, 2L,
-                new java.math.BigDecimal("0.0123"), 0, 2, 10, 0, 0, 2, List.of("m"), "done");
+                new java.math.BigDecimal("0.0123"), 0, 2, 10L, 0, 0L, 2L, List.of("m"), "done");
 
         Cost c = MiniSweAgentResults.cost(t);
         assertThat(c.usd()).isEqualByComparingTo("0.0123");

@@ -62,8 +62,10 @@ final class ConfigValues {
     }
 
     /**
-     * A free-form config value (an enum name, a type) for a message: quoted when it is plainly a
-     * word (letters, '_' and '-', at most 24 characters, no key prefix), else only its length.
+     * A free-form config value (an enum name, a type) for a message, to follow the field's name
+     * ({@code auth value 'bearr'}, {@code auth value (41 characters, not shown: it could be a
+     * key)}): quoted when it is plainly a word (letters, '_' and '-', at most 24 characters, no key
+     * prefix), else only its length.
      */
     static String shown(String value) {
         if (value == null) {
@@ -72,7 +74,7 @@ final class ConfigValues {
         if (WORD.matcher(value).matches() && !looksLikeKey(value)) {
             return "'" + value + "'";
         }
-        return "a value of " + value.length() + " characters (not shown: it could be a key)";
+        return "(" + value.length() + " characters, not shown: it could be a key)";
     }
 
     /**

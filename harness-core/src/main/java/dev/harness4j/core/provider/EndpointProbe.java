@@ -264,10 +264,16 @@ final class EndpointProbe {
         if (!refused) {
             return "";
         }
-        if (c.gateway() != null) {
+        if (c.gateway() != null) { // the probe sends the admin key, else the provider's key
             String admin = ConfigValues.envName(c.gateway().adminKeyEnv());
-            return key == null ? " (no key sent: the gateway's admin key variable " + admin + " is not set)"
-                    : " (the gateway's admin key, or the provider's key when " + admin + " is unset, was refused)";
+            String own = c.keyEnv() == null ? null : ConfigValues.envName(c.keyEnv());
+            if (key == null) {
+                return own == null ? " (no key sent: the gateway's admin key variable " + admin + " is not set)"
+                        : " (no key sent: neither the gateway's admin key variable " + admin
+                                + " nor the provider's key variable " + own + " is set; set " + admin + ")";
+            }
+            return " (the gateway's admin key, or the provider's key"
+                    + (own == null ? "" : " in " + own) + " when " + admin + " is unset, was refused)";
         }
         if (c.keyEnv() == null) {
             return " (the endpoint wants a key; set key_env to the environment variable holding it)";

@@ -71,10 +71,9 @@ final class GeminiModels {
 
     /**
      * Whether a refusal is about the key: 401 and 403 as everywhere, and Google's 400 for a key it
-     * does not know ({@code API_KEY_INVALID}, "API key not valid").
+     * does not know; the rule a run's outcome follows too ({@link dev.harness4j.api.Outcomes#refusesKey}).
      */
     static boolean keyRefused(int status, String body) {
-        return status == 401 || status == 403
-                || (status == 400 && body != null && (body.contains("API_KEY_INVALID") || body.contains("API key not valid")));
+        return dev.harness4j.api.Outcomes.refusesKey(status, body);
     }
 }

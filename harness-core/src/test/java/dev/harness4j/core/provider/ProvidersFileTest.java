@@ -147,6 +147,18 @@ class ProvidersFileTest {
     }
 
     @Test
+    void aKeyPastedAsAValueIsLeftOutOfAMessageThatStillReadsWell() throws IOException {
+        String key = "sk-proj-" + "abcdefghijklmnopqrstuvwxyz0123456789A".substring(0, 33); // 41 characters
+        Path auth = file("{\"providers\": [{\"name\": \"a\", \"api_styles\": [\"openai\"], \"base_url\": \"http://h\","
+                + " \"key_env\": \"A_KEY\", \"auth\": \"" + key + "\"}]}");
+        assertThatThrownBy(() -> ProvidersFile.read(auth))
+                .hasMessageContaining("auth value (41 characters, not shown: it could be a key) of provider 'a' is "
+                        + "unknown; use one of api_key, bearer")
+                .hasMessageNotContaining(key)
+                .hasMessageNotContaining("value a value");
+    }
+
+    @Test
     void twoProvidersWithOneNameAreRejected() throws IOException {
         Path f = file("{\"providers\": ["
                 + "{\"name\": \"a\", \"api_styles\": [\"openai\"], \"base_url\": \"http://h\"},"

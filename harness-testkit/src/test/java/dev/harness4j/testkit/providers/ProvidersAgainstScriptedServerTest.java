@@ -190,6 +190,17 @@ class ProvidersAgainstScriptedServerTest {
     }
 
     @Test
+    void aGatewayWithBothKeysUnsetNamesBothVariables() {
+        server.requireKey(KEY);
+        ProviderConfig gateway = local(ApiStyle.OPENAI).gateway(ProviderConfig.Gateway.litellm("LITELLM_MASTER_KEY")).build();
+
+        // the catalogue fetch sends the admin key, else the provider's (a gateway's health path needs none)
+        assertThatThrownBy(() -> providers(gateway, null).fetchCatalogue("local"))
+                .hasMessageContaining("HTTP 401 (no key sent: neither the gateway's admin key variable "
+                        + "LITELLM_MASTER_KEY nor the provider's key variable LOCAL_KEY is set; set LITELLM_MASTER_KEY)");
+    }
+
+    @Test
     void checksTheConfiguredHealthPath() {
         ProviderConfig gateway = local(ApiStyle.OPENAI, ApiStyle.ANTHROPIC).healthPath("/health/readiness")
                 .gateway(ProviderConfig.Gateway.litellm("LITELLM_MASTER_KEY")).build();

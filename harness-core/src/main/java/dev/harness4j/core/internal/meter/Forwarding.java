@@ -298,17 +298,16 @@ final class Forwarding {
                 || problem.startsWith("refused"));
         boolean measured = modelRequest && ((complete && r.usageSeen) || billedNothing);
         Instant answeredAt = Instant.now();
-        Instant retryAt = status == 429 ? RetryAt.of(rateLimit, r.errorMessage, answeredAt) : null;
-        if (status == 429 && retryAt == null && r.retryDelay != null) { // Google's RetryInfo in the error body
-            retryAt = answeredAt.plus(r.retryDelay);
-        }
+        Instant fromHeader = status == 429 ? RetryAt.fromHeaders(rateLimit, answeredAt) : null;
+        Instant retryAt = status != 429 ? null
+                : fromHeader != null ? fromHeader : RetryAt.fromBody(r.errorMessage, r.retryDelay, answeredAt);
         String upstreamError = problem != null ? problem : r.malformed && ok ? "malformed" : null;
         return new RequestRecord(at, method, rest.isEmpty() ? "/" : rest, status,
                 (System.nanoTime() - start) / 1_000_000, firstByte, modelRequest, requested,
                 ok || r.answeredModel != null ? r.answeredModel : null, measured,
                 measured && ok ? r.input : null, measured && ok ? r.output : null,
                 measured && ok ? r.cacheRead : null, measured && ok ? r.cacheWrite : null,
-                ok ? null : r.errorType, ok ? null : r.errorMessage, rateLimit, retryAt, upstreamError, up, down);
+                ok ? null : r.errorType, ok ? null : r.errorMessage, rateLimit, retryAt, fromHeader != null, upstreamError, up, down);
     }
 
     private static void closeQuietly(InputStream in) {

@@ -228,6 +228,9 @@ public final class MeterRun implements AutoCloseable {
             ObjectNode rl = n.putObject("rate_limit");
             r.rateLimit().forEach(rl::put);
             n.put("retry_at", r.retryAt() == null ? null : r.retryAt().toString());
+            if (r.retryAt() != null) {
+                n.put("retry_at_from", r.retryAtFromHeader() ? "header" : "body");
+            }
             n.put("upstream_error", r.upstreamError());
             n.put("bytes_up", r.bytesUp());
             n.put("bytes_down", r.bytesDown());

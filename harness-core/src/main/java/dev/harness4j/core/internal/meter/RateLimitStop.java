@@ -30,6 +30,7 @@ public final class RateLimitStop {
     // guarded by this
     private int inARow;
     private Instant retryAt;
+    private boolean retryAtFromHeader;
     private String reason;
 
     private RateLimitStop(int limit, String source, Consumer<String> stop) {
@@ -79,6 +80,7 @@ public final class RateLimitStop {
                 inARow++;
                 if (r.retryAt() != null) {
                     retryAt = r.retryAt();
+                    retryAtFromHeader = r.retryAtFromHeader();
                 }
                 if (inARow >= limit && reason == null) {
                     reason = "stopped by harness4j after " + inARow
@@ -90,6 +92,7 @@ public final class RateLimitStop {
             } else if (r.ok()) {
                 inARow = 0;
                 retryAt = null;
+                retryAtFromHeader = false;
             }
         }
         if (stopWith != null) {
@@ -108,13 +111,16 @@ public final class RateLimitStop {
 
     /**
      * The result with the retry time of the 429s that stopped the run, when it ended
-     * rate-limited without one (a request cancelled by the stop may be the wire's last).
+     * rate-limited without one or with one a header's time outranks (a request cancelled by the
+     * stop may be the wire's last; the header is the most trusted source, see {@link WireTruth}).
      *
      * @param result the run's result so far
-     * @return the result, with its retry time when this stop knows one and it had none
+     * @return the result, with this stop's retry time when it knows one from a header, or knows
+     *     one and the result had none
      */
     public synchronized HarnessResult settle(HarnessResult result) {
-        if (reason == null || retryAt == null || result.outcome() != Outcome.RATE_LIMITED || result.retryAt() != null) {
+        if (reason == null || retryAt == null || result.outcome() != Outcome.RATE_LIMITED
+                || (result.retryAt() != null && !retryAtFromHeader) || retryAt.equals(result.retryAt())) {
             return result;
         }
         return new HarnessResult(result.outcome(), result.reason(), result.tokens(), result.cost(), result.servedModel(),

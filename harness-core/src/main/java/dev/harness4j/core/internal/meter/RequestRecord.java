@@ -27,6 +27,8 @@ import java.util.Map;
  * @param errorMessage the error message of a non-2xx body (cut), or {@code null}
  * @param rateLimit the rate-limit headers of the response (name → value)
  * @param retryAt when a 429 says to retry, or {@code null}
+ * @param retryAtFromHeader whether {@code retryAt} came from a header ({@code retry-after} and the
+ *     rate-limit ones, the most trusted source) rather than the body's words
  * @param upstreamError what went wrong on the way ({@code unreachable}, {@code timeout}, {@code
  *     reset}, {@code client-disconnected}, {@code malformed}, {@code refused: ...}), or {@code null}
  * @param bytesUp request body bytes passed upstream
@@ -35,7 +37,7 @@ import java.util.Map;
 public record RequestRecord(Instant at, String method, String path, int status, long latencyMs, Long firstByteMs,
         boolean modelRequest, String requestedModel, String answeredModel, boolean measured, Long input, Long output,
         Long cacheRead, Long cacheWrite, String errorType, String errorMessage, Map<String, String> rateLimit,
-        Instant retryAt, String upstreamError, long bytesUp, long bytesDown) {
+        Instant retryAt, boolean retryAtFromHeader, String upstreamError, long bytesUp, long bytesDown) {
 
     public RequestRecord {
         rateLimit = Map.copyOf(rateLimit);

@@ -10,7 +10,11 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** When a rate-limited request may be retried, from its headers or error text. Pure functions. */
+/**
+ * When a rate-limited request may be retried, from its headers or its body. The headers are the
+ * most trusted source; a run's result keeps a header's time over what the CLI printed, and what
+ * the CLI printed over the body's wording ({@link WireTruth}). Pure functions.
+ */
 final class RetryAt {
     private static final Pattern GO_DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|h|m|s)");
     private static final Pattern TRY_AGAIN = Pattern.compile("(?i)(?:try again|retry) (?:in|after) (\\d+(?:\\.\\d+)?)\\s*(ms|s|sec|seconds?|m|min|minutes?)\\b");
@@ -24,14 +28,20 @@ final class RetryAt {
     }
 
     /**
-     * The retry time: {@code retry-after-ms}, else {@code retry-after} (seconds or an HTTP date),
-     * else the latest {@code anthropic-ratelimit-*-reset} (RFC 3339) or {@code x-ratelimit-reset-*}
-     * (a duration such as {@code 6m0s}), else "try again in 20s" in the error message, else a
-     * reset instant the message names (an out-of-quota answer's "resets at 2026-12-01T15:00:00Z"
-     * or "usage limit reached|1767225600", {@link dev.harness4j.api.Outcomes#resetAt}); {@code null}
-     * when none says.
+     * The retry time, the headers first (the most trusted source: {@link #fromHeaders}), else the
+     * body ({@link #fromBody}); {@code null} when none says.
      */
-    static Instant of(Map<String, String> headers, String errorMessage, Instant answeredAt) {
+    static Instant of(Map<String, String> headers, String errorMessage, Duration retryDelay, Instant answeredAt) {
+        Instant t = fromHeaders(headers, answeredAt);
+        return t != null ? t : fromBody(errorMessage, retryDelay, answeredAt);
+    }
+
+    /**
+     * The retry time the headers give: {@code retry-after-ms}, else {@code retry-after} (seconds
+     * or an HTTP date), else the latest {@code anthropic-ratelimit-*-reset} (RFC 3339) or {@code
+     * x-ratelimit-reset-*} (a duration such as {@code 6m0s}); {@code null} when none says.
+     */
+    static Instant fromHeaders(Map<String, String> headers, Instant answeredAt) {
         String ms = headers.get("retry-after-ms");
         if (ms != null) {
             try {
@@ -65,20 +75,32 @@ final class RetryAt {
                 latest = t;
             }
         }
-        if (latest != null) {
-            return latest;
+        return latest;
+    }
+
+    /**
+     * The retry time the body gives: Google's {@code RetryInfo.retryDelay}, else "try again in
+     * 20s" in the error message, else a reset instant the message names (an out-of-quota
+     * answer's "resets at 2026-12-01T15:00:00Z" or "usage limit reached|1767225600", {@link
+     * dev.harness4j.api.Outcomes#resetAt}); {@code null} when none says.
+     *
+     * @param retryDelay the body's structured delay, or {@code null}
+     */
+    static Instant fromBody(String errorMessage, Duration retryDelay, Instant answeredAt) {
+        if (retryDelay != null) {
+            return answeredAt.plus(retryDelay);
         }
-        if (errorMessage != null) {
-            Matcher m = TRY_AGAIN.matcher(errorMessage);
-            if (m.find()) {
-                double v = Double.parseDouble(m.group(1));
-                String unit = m.group(2).toLowerCase(Locale.ROOT);
-                long millis = unit.equals("ms") ? (long) v : unit.startsWith("m") ? (long) (v * 60_000) : (long) (v * 1000);
-                return answeredAt.plusMillis(millis);
-            }
-            return dev.harness4j.api.Outcomes.resetAt(errorMessage).orElse(null);
+        if (errorMessage == null) {
+            return null;
         }
-        return null;
+        Matcher m = TRY_AGAIN.matcher(errorMessage);
+        if (m.find()) {
+            double v = Double.parseDouble(m.group(1));
+            String unit = m.group(2).toLowerCase(Locale.ROOT);
+            long millis = unit.equals("ms") ? (long) v : unit.startsWith("m") ? (long) (v * 60_000) : (long) (v * 1000);
+            return answeredAt.plusMillis(millis);
+        }
+        return dev.harness4j.api.Outcomes.resetAt(errorMessage).orElse(null);
     }
 
     private static Instant retryAfter(String v, Instant answeredAt) {

@@ -30,9 +30,12 @@ import java.util.Optional;
  *       for an {@link CompletionMode#OPAQUE} harness, {@code no-op}: exit 0 with nothing changed
  *       is what some CLIs do after a failed request; a {@link CompletionMode#STRUCTURED} harness's
  *       {@code no-op} comes from a clean result envelope and stands), the last model request decides: 429 rate-limited (with its retry time),
- *       401/403 auth, 400/413 with context-length wording context-overflow, 5xx, a broken stream
- *       or an unreachable endpoint transient. Any other adapter outcome stands; a rate-limited
- *       one without a retry time gets the wire's.
+ *       401/403 and a refused key ({@link Outcomes#refusesKey}: Google's 400 {@code API_KEY_INVALID}) auth,
+ *       400/413 with context-length wording context-overflow, 5xx, a broken stream
+ *       or an unreachable endpoint transient. Any other adapter outcome stands.
+ *   <li>Retry time of a rate-limited run whose last model request was a 429: the time its
+ *       headers gave ({@code retry-after} and the rate-limit ones, the most trusted source), else
+ *       the adapter's (what the CLI printed), else the time the 429's body named.
  * </ul>
  */
 public final class WireTruth {
@@ -110,8 +113,9 @@ public final class WireTruth {
                 reason = wireReason(last, wire);
                 outcome = wire;
                 retryAt = wire == Outcome.RATE_LIMITED ? last.retryAt() : null;
-            } else if (outcome == Outcome.RATE_LIMITED && retryAt == null && last != null && last.status() == 429) {
-                retryAt = last.retryAt();
+            } else if (outcome == Outcome.RATE_LIMITED && last != null && last.status() == 429 && last.retryAt() != null
+                    && (retryAt == null || last.retryAtFromHeader())) {
+                retryAt = last.retryAt(); // a header's time over the CLI's words; the CLI's words over the body's
             }
         }
         HarnessResult r = new HarnessResult(outcome, reason, tokens, cost, served, adapter.summary(),
@@ -127,6 +131,9 @@ public final class WireTruth {
             return Outcome.TRANSIENT;
         }
         int s = r.status();
+        if (s == 400 && Outcomes.refusesKey(s, r.errorMessage())) { // Google's answer to a key it does not know
+            return Outcome.AUTH;
+        }
         if ((s == 400 || s == 413) && Outcomes.mentionsContextOverflow(r.errorMessage())) {
             return Outcome.CONTEXT_OVERFLOW;
         }

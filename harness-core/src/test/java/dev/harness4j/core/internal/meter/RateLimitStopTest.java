@@ -36,7 +36,7 @@ class RateLimitStopTest {
 
     private static RequestRecord request(boolean model, int status, Instant retryAt) {
         return new RequestRecord(T, "POST", "/v1/chat/completions", status, 5, null, model, "m", null, status != 200,
-                null, null, null, null, null, null, Map.of(), retryAt, null, 10, 10);
+                null, null, null, null, null, null, Map.of(), retryAt, retryAt != null, null, 10, 10);
     }
 
     @Test

@@ -118,27 +118,39 @@ class WireReadingTest {
     @Test
     void retryTimesFromEachHeaderAndFromTheMessage() {
         Instant t = Instant.parse("2026-12-01T12:00:00Z");
-        assertThat(RetryAt.of(Map.of("retry-after", "30"), null, t)).isEqualTo(t.plusSeconds(30));
-        assertThat(RetryAt.of(Map.of("retry-after", "Tue, 01 Dec 2026 12:05:00 GMT"), null, t))
+        assertThat(RetryAt.of(Map.of("retry-after", "30"), null, null, t)).isEqualTo(t.plusSeconds(30));
+        assertThat(RetryAt.of(Map.of("retry-after", "Tue, 01 Dec 2026 12:05:00 GMT"), null, null, t))
                 .isEqualTo(t.plus(Duration.ofMinutes(5)));
         assertThat(RetryAt.of(Map.of("anthropic-ratelimit-tokens-reset", "2026-12-01T12:01:00Z",
-                "anthropic-ratelimit-requests-reset", "2026-12-01T12:00:30Z"), null, t)).isEqualTo(t.plusSeconds(60));
-        assertThat(RetryAt.of(Map.of("x-ratelimit-reset-tokens", "6m0s", "x-ratelimit-reset-requests", "20ms"), null, t))
+                "anthropic-ratelimit-requests-reset", "2026-12-01T12:00:30Z"), null, null, t)).isEqualTo(t.plusSeconds(60));
+        assertThat(RetryAt.of(Map.of("x-ratelimit-reset-tokens", "6m0s", "x-ratelimit-reset-requests", "20ms"), null, null, t))
                 .isEqualTo(t.plus(Duration.ofMinutes(6)));
-        assertThat(RetryAt.of(Map.of(), "Rate limit reached. Please try again in 20s.", t)).isEqualTo(t.plusSeconds(20));
-        assertThat(RetryAt.of(Map.of(), "slow down", t)).isNull();
+        assertThat(RetryAt.of(Map.of(), "Rate limit reached. Please try again in 20s.", null, t)).isEqualTo(t.plusSeconds(20));
+        assertThat(RetryAt.of(Map.of(), "slow down", null, t)).isNull();
+    }
+
+    @Test
+    void theHeadersWinOverTheBodyAndGooglesRetryInfoOverItsWording() {
+        Instant t = Instant.parse("2026-12-01T12:00:00Z");
+        String body = "Rate limit reached for requests. Please try again in 20s.";
+        assertThat(RetryAt.of(Map.of("retry-after", "3"), body, null, t)).isEqualTo(t.plusSeconds(3));
+        assertThat(RetryAt.of(Map.of("retry-after", "3"), body, Duration.ofSeconds(40), t)).isEqualTo(t.plusSeconds(3));
+        assertThat(RetryAt.fromHeaders(Map.of(), t)).isNull();
+        assertThat(RetryAt.of(Map.of(), "Please retry in 12.5s.", Duration.ofMillis(12_345), t))
+                .as("the structured delay, not the rounded words").isEqualTo(t.plusMillis(12_345));
+        assertThat(RetryAt.fromBody(body, null, t)).isEqualTo(t.plusSeconds(20));
     }
 
     @Test
     void anOutOfQuotaMessageGivesItsResetInstant() {
         Instant t = Instant.parse("2026-12-01T12:00:00Z");
-        assertThat(RetryAt.of(Map.of(), "You exceeded your current quota; it resets at 2026-12-01T15:00:00Z.", t))
+        assertThat(RetryAt.of(Map.of(), "You exceeded your current quota; it resets at 2026-12-01T15:00:00Z.", null, t))
                 .isEqualTo(Instant.parse("2026-12-01T15:00:00Z"));
-        assertThat(RetryAt.of(Map.of(), "Claude AI usage limit reached|1764604800", t))
+        assertThat(RetryAt.of(Map.of(), "Claude AI usage limit reached|1764604800", null, t))
                 .isEqualTo(Instant.ofEpochSecond(1764604800));
         // a relative wait and a header still win over the instant
-        assertThat(RetryAt.of(Map.of("retry-after", "30"), "quota exceeded, resets at 2026-12-01T15:00:00Z", t))
+        assertThat(RetryAt.of(Map.of("retry-after", "30"), "quota exceeded, resets at 2026-12-01T15:00:00Z", null, t))
                 .isEqualTo(t.plusSeconds(30));
-        assertThat(RetryAt.of(Map.of(), "insufficient_quota", t)).isNull();
+        assertThat(RetryAt.of(Map.of(), "insufficient_quota", null, t)).isNull();
     }
 }

@@ -24,8 +24,13 @@ class WireTruthTest {
         boolean ok = status >= 200 && status < 300;
         boolean measured = ok ? in != null : problem == null;
         return new RequestRecord(AT, "POST", "/v1/messages", status, 10, 5L, true, requested, answered, measured, in, out,
-                ok && in != null ? 0L : null, ok && in != null ? 0L : null, errorType, message, Map.of(), retryAt, problem,
+                ok && in != null ? 0L : null, ok && in != null ? 0L : null, errorType, message, Map.of(), retryAt, retryAt != null, problem,
                 10, 10);
+    }
+
+    private static RequestRecord limited(Map<String, String> headers, Instant retryAt, boolean fromHeader) {
+        return new RequestRecord(AT, "POST", "/v1/chat/completions", 429, 10, 5L, true, "m", null, true, null, null, null,
+                null, "rate_limit_error", "Please try again in 20s.", headers, retryAt, fromHeader, null, 10, 10);
     }
 
     private static MeterReport report(List<String> answered, List<String> forRun, RequestRecord... rs) {
@@ -58,6 +63,28 @@ class WireTruthTest {
         RequestRecord auth = req(401, "m", null, null, null, "authentication_error", "invalid x-api-key", null, null);
         assertThat(WireTruth.apply(adapter(Outcome.ERROR), report(List.of(), List.of(), auth), "m", null,
                 Termination.exited()).result().outcome()).isEqualTo(Outcome.AUTH);
+        RequestRecord googleRefusal = req(400, "m", null, null, null, "INVALID_ARGUMENT",
+                "API key not valid. Please pass a valid API key.", null, null);
+        assertThat(WireTruth.apply(adapter(Outcome.ERROR), report(List.of(), List.of(), googleRefusal), "m", null,
+                Termination.exited()).result().outcome()).as("Google's 400 for a key it does not know").isEqualTo(Outcome.AUTH);
+    }
+
+    @Test
+    void aRetryTimeFromTheHeadersWinsOverTheClisWordsAndTheClisOverTheBodys() {
+        Instant header = AT.plusSeconds(3);
+        Instant printed = AT.plusSeconds(20);
+        Instant body = AT.plusSeconds(40);
+        HarnessResult cliSaid = HarnessResult.builder(Outcome.RATE_LIMITED, "m").retryAt(printed).build();
+        RequestRecord byHeader = limited(Map.of("retry-after", "3"), header, true);
+        RequestRecord byBody = limited(Map.of(), body, false);
+
+        assertThat(WireTruth.apply(cliSaid, report(List.of(), List.of(), byHeader), "m", null, Termination.exited())
+                .result().retryAt()).as("retry-after: 3 over the CLI's 20 s").isEqualTo(header);
+        assertThat(WireTruth.apply(cliSaid, report(List.of(), List.of(), byBody), "m", null, Termination.exited())
+                .result().retryAt()).as("the CLI's words over the body's").isEqualTo(printed);
+        HarnessResult cliSaidNothing = HarnessResult.builder(Outcome.RATE_LIMITED, "m").build();
+        assertThat(WireTruth.apply(cliSaidNothing, report(List.of(), List.of(), byBody), "m", null, Termination.exited())
+                .result().retryAt()).as("the body's when nothing else says").isEqualTo(body);
     }
 
     @Test
