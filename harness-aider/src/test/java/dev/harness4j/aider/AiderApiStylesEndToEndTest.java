@@ -3,29 +3,24 @@ package dev.harness4j.aider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.harness4j.api.ApiStyle;
-import dev.harness4j.api.AuthScheme;
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.ProviderResolver;
-import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.api.Secret;
 import dev.harness4j.api.TokenUsage;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.RealCli;
+import dev.harness4j.testkit.bench.ScriptedProvider;
 import dev.harness4j.testkit.model.RecordedRequest;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +30,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The real {@code aider} on a provider that serves only one API style, for each style LiteLLM
+ * The real {@code aider} on the scripted provider serving only one API style, for each style LiteLLM
  * speaks: the run goes through the meter on LiteLLM's route for that style, writes the scripted
  * file, and the metered tokens are exactly the scripted usage (no auto-commit, so no commit-message
  * call; no streaming, so the endpoint's usage is on the wire for every style).
@@ -43,7 +38,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 @RealCli
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AiderApiStylesEndToEndTest {
-    private static final String KEY = "sk-test-aider-styles";
+    private static final String KEY = ScriptedProvider.KEY;
 
     private ScriptedModelServer server;
 
@@ -101,23 +96,11 @@ class AiderApiStylesEndToEndTest {
     }
 
     private RunRecord run(ApiStyle style, String model) throws Exception {
-        ResolvedProvider provider = new ResolvedProvider("only-" + style.name().toLowerCase(Locale.ROOT),
-                EnumSet.of(style), server.baseUrl(), Secret.of(KEY), AuthScheme.API_KEY, model);
-        ProviderResolver resolver = new ProviderResolver() {
-            @Override
-            public Optional<ResolvedProvider> resolve(String name, String requestedModel) {
-                return name.equals(provider.name()) ? Optional.of(provider) : Optional.empty();
-            }
-
-            @Override
-            public Set<String> providerNames() {
-                return Set.of(provider.name());
-            }
-        };
         try (HarnessRunner runner = HarnessRunner.builder().stateDir(tmp.resolve("state-" + model))
-                .registry(HarnessRegistry.builder().add(new AiderHarness()).build()).providers(resolver)
+                .registry(HarnessRegistry.builder().add(new AiderHarness()).build())
+                .providers(new ScriptedProvider(server, Set.of(style)))
                 .pushBranches(false).build()) {
-            RunSpec.Builder spec = RunSpec.builder(AiderHarness.ID, provider.name()).model(model)
+            RunSpec.Builder spec = RunSpec.builder(AiderHarness.ID, ScriptedProvider.NAME).model(model)
                     .prompt("Create hello.txt with a greeting.").baseline(GitRepos.baseline(tmp.resolve("base-" + model)))
                     .limits(dev.harness4j.api.Limits.NONE.withMaxRuntime(Duration.ofMinutes(4)));
             Map.of(AiderOptions.STREAM, "false", AiderOptions.AUTO_COMMITS, "false").forEach(spec::option);

@@ -3,13 +3,9 @@ package dev.harness4j.miniswe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.harness4j.api.ApiStyle;
-import dev.harness4j.api.AuthScheme;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.ProviderResolver;
-import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.api.Secret;
 import dev.harness4j.api.TokenUsage;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
@@ -17,16 +13,15 @@ import dev.harness4j.core.RunRecord;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.testkit.RealCli;
+import dev.harness4j.testkit.bench.ScriptedProvider;
 import dev.harness4j.testkit.model.RecordedRequest;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,14 +31,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The real mini-swe-agent on a provider that serves only one API style, for each style LiteLLM
+ * The real mini-swe-agent on the scripted provider serving only one API style, for each style LiteLLM
  * speaks: the run goes through the meter on LiteLLM's route for that style (bash tool calls in
  * that API's shape), writes the file, and the metered tokens are exactly the scripted usage.
  */
 @RealCli
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MiniSweAgentApiStylesEndToEndTest {
-    private static final String KEY = "sk-mini-styles-secret";
+    private static final String KEY = ScriptedProvider.KEY;
     private static final Limits LIMITS = new Limits(Duration.ofSeconds(150), Duration.ofSeconds(300), null);
 
     private ScriptedModelServer server;
@@ -105,23 +100,11 @@ class MiniSweAgentApiStylesEndToEndTest {
     }
 
     private RunRecord run(ApiStyle style, String model) {
-        ResolvedProvider provider = new ResolvedProvider("only-" + style.name().toLowerCase(Locale.ROOT),
-                EnumSet.of(style), server.baseUrl(), Secret.of(KEY), AuthScheme.API_KEY, model);
-        ProviderResolver resolver = new ProviderResolver() {
-            @Override
-            public Optional<ResolvedProvider> resolve(String name, String requestedModel) {
-                return name.equals(provider.name()) ? Optional.of(provider) : Optional.empty();
-            }
-
-            @Override
-            public Set<String> providerNames() {
-                return Set.of(provider.name());
-            }
-        };
         try (HarnessRunner runner = HarnessRunner.builder().stateDir(tmp.resolve("state-" + model))
-                .registry(HarnessRegistry.builder().add(new MiniSweAgentHarness()).build()).providers(resolver)
+                .registry(HarnessRegistry.builder().add(new MiniSweAgentHarness()).build())
+                .providers(new ScriptedProvider(server, Set.of(style)))
                 .build()) {
-            return runner.run(RunSpec.builder(MiniSweAgentHarness.ID, provider.name()).model(model)
+            return runner.run(RunSpec.builder(MiniSweAgentHarness.ID, ScriptedProvider.NAME).model(model)
                     .prompt("Write hello.txt.").baseline(GitRepos.withReadme(tmp.resolve("base-" + model)))
                     .limits(LIMITS).option(MiniSweAgentHarness.OPTION_MODEL_ATTEMPTS, "1").build());
         }
