@@ -9,10 +9,12 @@ import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.Secret;
 import dev.harness4j.api.Termination;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Runs aider ({@code aider-chat} 0.86.2) headless; OPAQUE. Registered for {@link
@@ -26,8 +28,11 @@ import java.util.List;
  *         .build();
  * }</pre>
  *
- * <p>aider talks to the provider's OpenAI-compatible endpoint as {@code openai/<model>}; a
- * provider without {@link dev.harness4j.api.ApiStyle#OPENAI} is refused before anything starts.
+ * <p>aider reaches models through LiteLLM, so it runs on a provider that serves OpenAI Chat
+ * Completions ({@code openai/<model>}), Anthropic Messages ({@code anthropic/<model>}) or Google's
+ * Gemini API ({@code gemini/<model>}); a provider serving several styles gets OpenAI chat, then
+ * Anthropic, then Gemini ({@link AiderRoute}). Any other provider is refused before anything
+ * starts ({@link #unsupported}).
  * See {@link AiderLaunch} for how it is started (prompt file, scratch {@code HOME}, {@code
  * .aider*} kept out of git) and {@link AiderOutput} for how its output is read. The system prompt,
  * when given, reaches aider as a read-only conventions file ({@code --read}); aider has no turn
@@ -69,6 +74,19 @@ public final class AiderHarness implements Harness {
     @Override
     public InstallInfo installInfo() {
         return new InstallInfo("aider", List.of("--version"), "pip install aider-chat==" + VERSION);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Refuses the CLI's own login (aider has none), a provider that serves none of OpenAI chat,
+     * Anthropic and Gemini, and an Anthropic-only provider whose key must go as a bearer token
+     * (aider's LiteLLM sends it as {@code x-api-key}). {@link #prepare} refuses the same
+     * providers with the same text.
+     */
+    @Override
+    public Optional<String> unsupported(ResolvedProvider provider) {
+        return AiderRoute.unsupported(provider);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.harness4j.aider;
 
-import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.Invocation;
@@ -30,12 +29,14 @@ import java.nio.file.Path;
  *       config, which for a worktree is the baseline's.
  * </ol>
  *
- * <p>The prompt goes in a file ({@code --message-file}), never in argv; the key goes in {@code
- * OPENAI_API_KEY}, marked secret. {@code HOME} is a scratch dir, so the user's {@code ~/.aider*}
+ * <p>The prompt goes in a file ({@code --message-file}), never in argv; the key goes in the
+ * route's variable ({@code OPENAI_API_KEY}, {@code ANTHROPIC_API_KEY} or {@code GEMINI_API_KEY},
+ * see {@link AiderRoute}), marked secret. {@code HOME} is a scratch dir, so the user's {@code ~/.aider*}
  * stay untouched; it is seeded with a non-empty model price cache so aider does not try to
- * download one on every start. The endpoint is also passed as {@code --openai-api-base}, which
- * beats a {@code .env} file committed in the repository (aider loads those over the
- * environment).
+ * download one on every start. The endpoint is also passed in argv ({@code --openai-api-base}, or
+ * {@code --set-env ANTHROPIC_API_BASE=...} / {@code GEMINI_API_BASE=...}), which beats a {@code
+ * .env} file committed in the repository (aider loads those over the environment, then applies
+ * {@code --set-env}).
  *
  * <p>Since {@code --yes-always} answers every question with yes, the invocation also turns off
  * what a yes would set off headless: scraping URLs found in the prompt ({@code
@@ -117,29 +118,22 @@ final class AiderLaunch {
     /**
      * The invocation for one run.
      *
-     * @throws HarnessException when the provider serves no OpenAI-style API (aider's only one
-     *     here), or an option is invalid
+     * @throws HarnessException when aider cannot use the provider ({@link AiderRoute#unsupported}),
+     *     or an option is invalid
      */
     static Invocation invocation(HarnessContext ctx) {
         ResolvedProvider provider = ctx.provider();
-        if (provider.usesCliLogin()) {
-            throw new HarnessException("aider cannot use provider '" + provider.name() + "', the CLI's own login: "
-                    + "aider has no login of its own: it reaches its model only through the endpoint and key it is given; "
-                    + "configure the provider with a base_url (and key_env)");
-        }
-        if (!provider.serves(ApiStyle.OPENAI)) {
-            throw new HarnessException("aider talks to models through the OpenAI Chat Completions API, but provider '"
-                    + provider.name() + "' at " + provider.rootUrl() + " serves only " + provider.apiStyles()
-                    + "; run aider with a provider that serves OPENAI (for example a LiteLLM gateway in front of it)"
-                    + " or pick a harness that speaks " + provider.apiStyles());
-        }
+        AiderRoute.unsupported(provider).ifPresent(why -> {
+            throw new HarnessException(why);
+        });
+        AiderRoute route = AiderRoute.of(provider).orElseThrow();
+        String baseUrl = route.baseUrl(provider);
         AiderOptions options = AiderOptions.from(ctx);
         Path scratch = ctx.scratchDir().toAbsolutePath();
 
         Invocation.Builder b = Invocation.builder("/bin/sh", scratch.resolve(LAUNCH_SCRIPT).toString(), ctx.executable())
                 .args("--message-file", scratch.resolve(MESSAGE_FILE).toString())
-                .args("--model", "openai/" + ctx.model())
-                .args("--openai-api-base", provider.v1Url())
+                .args("--model", route.model(ctx.model()))
                 .args("--edit-format", options.editFormat())
                 .arg(options.autoCommits() ? "--auto-commits" : "--no-auto-commits")
                 .arg(options.stream() ? "--stream" : "--no-stream")
@@ -148,19 +142,25 @@ final class AiderLaunch {
                         "--no-restore-chat-history", "--no-detect-urls", "--disable-playwright")
                 .args("--chat-history-file", scratch.resolve(CHAT_HISTORY).toString())
                 .args("--input-history-file", scratch.resolve(INPUT_HISTORY).toString());
+        // the endpoint also in argv, which beats a .env file committed in the repository
+        if (route == AiderRoute.OPENAI) {
+            b.args("--openai-api-base", baseUrl);
+        } else {
+            b.args("--set-env", route.baseEnv() + "=" + baseUrl);
+        }
         if (ctx.systemPrompt() != null && !ctx.systemPrompt().isBlank()) {
             b.args("--read", scratch.resolve(CONVENTIONS_FILE).toString());
             b.file(CONVENTIONS_FILE, ctx.systemPrompt());
         }
 
-        b.removeEnv("ANTHROPIC_*").removeEnv("OPENAI_*").removeEnv("AIDER_*")
-                .removeEnv("PYTHONPATH").removeEnv("PYTHONHOME")
+        b.removeEnv("ANTHROPIC_*").removeEnv("OPENAI_*").removeEnv("GEMINI_*").removeEnv("GOOGLE_API_KEY")
+                .removeEnv("LITELLM_*").removeEnv("AIDER_*").removeEnv("PYTHONPATH").removeEnv("PYTHONHOME")
                 .removeEnv("GIT_DIR").removeEnv("GIT_WORK_TREE").removeEnv("GIT_INDEX_FILE");
-        b.env("OPENAI_API_BASE", provider.v1Url());
+        b.env(route.baseEnv(), baseUrl);
         if (provider.secret() != null) {
-            b.secretEnv("OPENAI_API_KEY", provider.secret().reveal());
+            b.secretEnv(route.keyEnv(), provider.secret().reveal());
         } else {
-            b.env("OPENAI_API_KEY", NO_KEY);
+            b.env(route.keyEnv(), NO_KEY);
         }
         b.env("PYTHONUNBUFFERED", "1")
                 .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")

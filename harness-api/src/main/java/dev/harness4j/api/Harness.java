@@ -94,6 +94,31 @@ public interface Harness {
     HarnessResult interpret(Execution execution);
 
     /**
+     * Why this adapter cannot run against a provider, or empty when it can (the default): a
+     * provider that serves no API style the CLI speaks, say, or the CLI's own login for a CLI
+     * whose runs never see it. Bench and job plans ask it for every harness × provider pair
+     * before anything is queued, so an impossible pair is refused up front instead of ending
+     * {@code error} at run time. Pure and cheap: it may read only the provider (no I/O, no
+     * process). An adapter that overrides it makes {@link #prepare} refuse the same providers
+     * with the same text, so that the plan and the run cannot disagree. The text names the
+     * provider, says what the CLI speaks and how to fix it, and never holds the key.
+     *
+     * <pre>{@code
+     * public Optional<String> unsupported(ResolvedProvider p) {
+     *     return p.serves(ApiStyle.OPENAI) ? Optional.empty()
+     *             : Optional.of("my-agent speaks only OpenAI chat, but provider '" + p.name()
+     *                     + "' serves " + p.apiStyles() + "; pick a provider that serves OPENAI");
+     * }
+     * }</pre>
+     *
+     * @param provider the resolved provider, its model included
+     * @return why this adapter refuses the provider, or empty when it can serve it
+     */
+    default Optional<String> unsupported(ResolvedProvider provider) {
+        return Optional.empty();
+    }
+
+    /**
      * An invocation that asks the CLI whether it is logged in, making no model call; empty when
      * the CLI has no such probe (the default).
      *

@@ -1,12 +1,11 @@
 package dev.harness4j.bench;
 
-import dev.harness4j.api.Harness;
-import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.Isolation;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.AutonomyPreamble;
 import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.Preflight;
 import dev.harness4j.core.ResultIndex;
 import dev.harness4j.core.queue.QueueEntry;
 import dev.harness4j.core.queue.RunQueue;
@@ -26,8 +25,11 @@ import java.util.Set;
 
 /**
  * A bench matrix, harness × model × provider × task, validated when it is built: an unknown
- * harness, an uninstalled CLI, a provider that cannot be resolved (or has no model), a missing
- * baseline — every problem is listed in one {@link BenchPlanException} and nothing is queued.
+ * harness, an uninstalled CLI, a provider that cannot be resolved (or has no model), a harness ×
+ * provider pair the adapter refuses ({@link dev.harness4j.api.Harness#unsupported}: an API style
+ * it does not speak, the CLI's own login), a model the provider's catalogue does not list, a
+ * missing baseline — every problem is listed in one {@link BenchPlanException} and nothing is
+ * queued ({@link Preflight}). A model no catalogue can confirm is a {@link #warnings() warning}.
  * Harnesses, installations and providers are the {@link HarnessRunner}'s, resolved the way its
  * runs resolve them. Combos are de-duplicated (by harness, provider, resolved model and task)
  * and ordered so that consecutive runs hit different providers where the matrix allows it.
@@ -57,9 +59,11 @@ public final class BenchPlan {
     private final int trials;
     private final Map<String, BenchTask> byLabel = new LinkedHashMap<>();
     private final Map<String, Path> setupRepos;
+    private final List<String> warnings;
 
-    private BenchPlan(List<Combo> combos, Builder b, Map<String, Path> setupRepos) {
+    private BenchPlan(List<Combo> combos, Builder b, Map<String, Path> setupRepos, List<String> warnings) {
         this.combos = List.copyOf(combos);
+        this.warnings = List.copyOf(warnings);
         this.id = b.id;
         this.trials = b.trials;
         this.setupRepos = Map.copyOf(setupRepos);
@@ -76,6 +80,15 @@ public final class BenchPlan {
     /** A builder that validates against the runner's adapters, installations and providers. */
     public static Builder builder(HarnessRunner runner) {
         return new Builder(runner);
+    }
+
+    /**
+     * What the plan could not check and may fail at run time (a model no catalogue lists, say),
+     * one sentence each; also printed by {@link #matrix}. Problems are never warnings: they make
+     * {@link Builder#build()} throw.
+     */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /** Every combo, in run order. */
@@ -175,6 +188,7 @@ public final class BenchPlan {
         sb.append(String.format("bench plan%s: %d runs, %d to run%s%s%n", id == null ? "" : " " + id, combos.size(), run.size(),
                 queued > 0 ? ", " + queued + " already queued (left from an earlier bench)" : "",
                 force ? " (force: combos with a result run again)" : ""));
+        warnings.forEach(w -> sb.append("  warning: ").append(w).append(System.lineSeparator()));
         sb.append(String.format("  %-3s %-14s %-12s %-28s %-24s %-5s %s%n", "#", "harness", "provider", "model", "task",
                 "trial", ""));
         int i = 1;
@@ -378,35 +392,15 @@ public final class BenchPlan {
             } else if (baseline != null && !Files.exists(baseline.resolve(".git"))) {
                 problems.add("the baseline " + baseline + " is not a git repository (no .git): pass the root of a git checkout");
             }
-            List<String> validHarnesses = new ArrayList<>();
-            for (String id : harnesses) {
-                try {
-                    Harness h = runner.registry().require(id);
-                    runner.installations().require(h);
-                    validHarnesses.add(id);
-                } catch (HarnessException e) {
-                    problems.add(e.getMessage());
-                }
-            }
-            Map<String, List<String[]>> resolved = new LinkedHashMap<>(); // provider -> [requested, resolved]
-            List<String> requested = models.isEmpty() ? java.util.Collections.singletonList(null) : models;
-            for (String p : providers) {
-                for (String m : requested) {
-                    try {
-                        resolved.computeIfAbsent(p, k -> new ArrayList<>()).add(new String[] {m, runner.resolveProvider(p, m).model()});
-                    } catch (HarnessException e) {
-                        problems.add(e.getMessage());
-                    }
-                }
-            }
+            MatrixCheck checked = new MatrixCheck(runner, harnesses, providers, models, problems);
             Map<String, Path> setupRepos = problems.isEmpty()
                     ? TaskSetup.prepare(runner.stateDir(), id, tasks.values(), problems) : Map.of();
             if (!problems.isEmpty()) {
                 throw new BenchPlanException(problems);
             }
             Map<List<Object>, Combo> unique = new LinkedHashMap<>();
-            for (String h : validHarnesses) {
-                for (Map.Entry<String, List<String[]>> p : resolved.entrySet()) {
+            for (String h : checked.harnesses) {
+                for (Map.Entry<String, List<String[]>> p : checked.resolved.entrySet()) {
                     for (String[] m : p.getValue()) {
                         for (BenchTask t : tasks.values()) {
                             String label = id == null ? t.id() : id + "/" + t.id();
@@ -418,7 +412,7 @@ public final class BenchPlan {
                     }
                 }
             }
-            return new BenchPlan(interleaveProviders(new ArrayList<>(unique.values())), this, setupRepos);
+            return new BenchPlan(interleaveProviders(new ArrayList<>(unique.values())), this, setupRepos, checked.warnings);
         }
     }
 }

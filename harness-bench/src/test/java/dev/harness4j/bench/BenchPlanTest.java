@@ -3,11 +3,16 @@ package dev.harness4j.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.AutonomyPreamble;
+import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.Preflight;
 import dev.harness4j.core.ResultQuery;
+import dev.harness4j.core.provider.ProviderConfig;
+import dev.harness4j.core.provider.Providers;
 import dev.harness4j.core.queue.QueueEntry;
 import dev.harness4j.core.queue.RunQueue;
 import java.nio.file.Files;
@@ -188,5 +193,50 @@ class BenchPlanTest {
         assertThat(queue.entries()).extracting(e -> e.spec().harness() + "/" + e.spec().provider())
                 .containsExactlyElementsOf(p.combos().stream().map(c -> c.harness() + "/" + c.provider()).toList());
         assertThat(q).hasSize(4);
+    }
+
+    @Test
+    void aPairTheAdapterRefusesIsListedOnceWithEveryOtherProblemAndNothingIsQueued() {
+        RunQueue queue = RunQueue.builder().stateDir(state).build();
+        try (HarnessRunner r = HarnessRunner.builder().stateDir(state)
+                .registry(HarnessRegistry.builder().add(BenchTesting.speaking("claudish", ApiStyle.ANTHROPIC))
+                        .add(BenchTesting.harness("aider", "cat")).build())
+                .providers(resolvers.toArray(ProviderResolver[]::new)).build()) {
+            BenchPlanException e = org.junit.jupiter.api.Assertions.assertThrows(BenchPlanException.class,
+                    () -> BenchPlan.builder(r).task("hello", "Create hello.txt").baseline(repo)
+                            .harnesses("claudish", "aider", "nope").provider("scripted").provider("other")
+                            .models("m-1", "m-2").build().enqueue(queue, r.results()));
+            assertThat(e.problems()).as("the pair once for both models, all problems at once").hasSize(3);
+            assertThat(e.problems().get(0)).contains("unknown harness 'nope'");
+            assertThat(e.problems().subList(1, 3)).containsExactly(
+                    "claudish × scripted: claudish speaks only ANTHROPIC, but provider 'scripted' serves [OPENAI]; "
+                            + "pick a provider that serves ANTHROPIC",
+                    "claudish × other: claudish speaks only ANTHROPIC, but provider 'other' serves [OPENAI]; "
+                            + "pick a provider that serves ANTHROPIC");
+            assertThat(e.getMessage()).contains("nothing was queued");
+        }
+        assertThat(queue.entries()).isEmpty();
+    }
+
+    @Test
+    void aModelTheCatalogueDoesNotListIsAProblemAndOneNoCatalogueConfirmsAWarningInTheMatrix() {
+        Providers providers = Providers.builder().environment(Map.of()).add(
+                ProviderConfig.builder("listed").apiStyles(ApiStyle.OPENAI).baseUrl("http://127.0.0.1:2").keyOptional()
+                        .models("m-1", "m-2").build()).build();
+        try (HarnessRunner r = HarnessRunner.builder().stateDir(state).registry(BenchTesting.registry())
+                .providers(providers, resolvers.get(0)).build()) {
+            BenchPlanException e = org.junit.jupiter.api.Assertions.assertThrows(BenchPlanException.class,
+                    () -> BenchPlan.builder(r).task("hello", "Create hello.txt").baseline(repo).harnesses("aider")
+                            .provider("listed").models("m-1", "m-3").build());
+            assertThat(e.problems()).singleElement().asString().contains("provider 'listed' does not list model 'm-3'",
+                    "m-1, m-2", "harness4j providers refresh listed");
+
+            BenchPlan ok = BenchPlan.builder(r).task("hello", "Create hello.txt").baseline(repo).harnesses("aider", "opencode")
+                    .provider("listed").provider("scripted").models("m-1", "m-2").build();
+            assertThat(ok.warnings()).containsExactly(Preflight.unchecked("scripted", List.of("m-1", "m-2")));
+            assertThat(ok.matrix(r.results(), null)).contains("  warning: provider 'scripted' has no model catalogue, "
+                    + "so models m-1, m-2 were not checked");
+            assertThat(ok.combos()).hasSize(8);
+        }
     }
 }

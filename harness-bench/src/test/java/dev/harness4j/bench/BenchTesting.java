@@ -36,6 +36,25 @@ final class BenchTesting {
         };
     }
 
+    /**
+     * An adapter whose binary exists everywhere ({@code sh}) that speaks only {@code style}: it
+     * refuses every other provider through {@link Harness#unsupported}, naming the fix.
+     */
+    static Harness speaking(String id, ApiStyle style) {
+        Harness base = harness(id, "sh");
+        return new Harness() {
+            @Override public String id() { return id; }
+            @Override public CompletionMode completionMode() { return base.completionMode(); }
+            @Override public InstallInfo installInfo() { return base.installInfo(); }
+            @Override public Invocation prepare(HarnessContext c) { throw new UnsupportedOperationException(); }
+            @Override public HarnessResult interpret(Execution e) { throw new UnsupportedOperationException(); }
+            @Override public Optional<String> unsupported(ResolvedProvider p) {
+                return p.serves(style) ? Optional.empty() : Optional.of(id + " speaks only " + style + ", but provider '"
+                        + p.name() + "' serves " + p.apiStyles() + "; pick a provider that serves " + style);
+            }
+        };
+    }
+
     /** Three adapters whose binaries exist everywhere ({@code sh}, {@code ls}, {@code cat}) and one that is not installed. */
     static HarnessRegistry registry() {
         return HarnessRegistry.builder().add(harness("claude-code", "sh")).add(harness("opencode", "ls"))

@@ -8,6 +8,7 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Login;
+import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.TrajectoryStep;
 import java.time.Clock;
 import java.util.List;
@@ -118,6 +119,18 @@ public final class ClaudeCodeHarness implements Harness {
     @Override
     public InstallInfo installInfo() {
         return new InstallInfo("claude", List.of("--version"), "npm i -g @anthropic-ai/claude-code@2.1.197");
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Refuses the CLI's own login (runs use a private {@code CLAUDE_CONFIG_DIR}) and a provider
+     * that does not serve {@link dev.harness4j.api.ApiStyle#ANTHROPIC}. {@link #prepare} refuses
+     * the same providers with the same text.
+     */
+    @Override
+    public Optional<String> unsupported(ResolvedProvider provider) {
+        return ClaudeInvocations.unsupported(provider);
     }
 
     @Override

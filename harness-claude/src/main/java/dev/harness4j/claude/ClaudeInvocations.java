@@ -8,6 +8,7 @@ import dev.harness4j.api.Invocation;
 import dev.harness4j.api.ResolvedProvider;
 import java.net.URI;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Translates a run context into the {@code claude -p} invocation: argv, per-run config dir,
@@ -113,18 +114,26 @@ final class ClaudeInvocations {
     }
 
     private static void requireAnthropic(ResolvedProvider provider) {
+        unsupported(provider).ifPresent(why -> {
+            throw new HarnessException(why);
+        });
+    }
+
+    /** Why Claude Code cannot run on this provider (see {@link ClaudeCodeHarness#unsupported}), or empty. */
+    static Optional<String> unsupported(ResolvedProvider provider) {
         if (provider.usesCliLogin()) {
-            throw new HarnessException("claude-code cannot use provider '" + provider.name() + "', the CLI's own login: "
+            return Optional.of("claude-code cannot use provider '" + provider.name() + "', the CLI's own login: "
                     + "its runs use a private CLAUDE_CONFIG_DIR, so the user's claude login is never seen; "
                     + "configure the provider with a base_url (and key_env)");
         }
         if (!provider.serves(ApiStyle.ANTHROPIC)) {
-            throw new HarnessException("claude-code cannot run on provider '" + provider.name() + "' at "
+            return Optional.of("claude-code cannot run on provider '" + provider.name() + "' at "
                     + provider.baseUrl() + ": it serves " + provider.apiStyles()
                     + " but Claude Code speaks only the Anthropic Messages API (ANTHROPIC). "
                     + "Pick a provider that serves ANTHROPIC (e.g. a gateway with an Anthropic-style route), "
                     + "or another harness such as opencode or aider for this provider.");
         }
+        return Optional.empty();
     }
 
     /** The per-run config dir (absolute path as text). */

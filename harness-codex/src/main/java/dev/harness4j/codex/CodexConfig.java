@@ -4,6 +4,7 @@ import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.ResolvedProvider;
+import java.util.Optional;
 
 /**
  * Renders the per-run {@code $CODEX_HOME/config.toml}: one model provider pointing at the run's
@@ -24,17 +25,25 @@ final class CodexConfig {
 
     /** Refuses an endpoint that does not serve the OpenAI API, the only one Codex speaks. */
     static void requireOpenAi(ResolvedProvider provider) {
+        unsupported(provider).ifPresent(why -> {
+            throw new HarnessException(why);
+        });
+    }
+
+    /** Why the CLI cannot run on this provider (the harness's {@code unsupported}), or empty. */
+    static Optional<String> unsupported(ResolvedProvider provider) {
         if (provider.usesCliLogin()) {
-            throw new HarnessException("codex cannot use provider '" + provider.name() + "', the CLI's own login: "
+            return Optional.of("codex cannot use provider '" + provider.name() + "', the CLI's own login: "
                     + "its runs use a private CODEX_HOME, so the user's codex login is never seen; "
                     + "configure the provider with a base_url (and key_env)");
         }
         if (!provider.serves(ApiStyle.OPENAI)) {
-            throw new HarnessException("codex cannot talk to provider '" + provider.name() + "': it serves "
+            return Optional.of("codex cannot talk to provider '" + provider.name() + "': it serves "
                     + provider.apiStyles() + ", but Codex speaks only OpenAI's Responses API (POST /v1/responses); "
                     + "declare the endpoint's OpenAI API if it serves /v1/responses, or run this provider with "
                     + "another harness");
         }
+        return Optional.empty();
     }
 
     /** The config file's text. */

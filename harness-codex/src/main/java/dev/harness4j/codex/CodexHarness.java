@@ -7,6 +7,7 @@ import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.TrajectoryStep;
 import java.util.List;
 import java.util.Optional;
@@ -76,6 +77,18 @@ public final class CodexHarness implements Harness {
     @Override
     public InstallInfo installInfo() {
         return new InstallInfo("codex", List.of("--version"), "npm i -g @openai/codex@" + VERSION);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Refuses the CLI's own login (runs use a private {@code CODEX_HOME}) and a provider that
+     * does not serve {@link dev.harness4j.api.ApiStyle#OPENAI} (Codex speaks the Responses API).
+     * {@link #prepare} refuses the same providers with the same text.
+     */
+    @Override
+    public Optional<String> unsupported(ResolvedProvider provider) {
+        return CodexConfig.unsupported(provider);
     }
 
     /**

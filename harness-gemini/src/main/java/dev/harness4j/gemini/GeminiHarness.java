@@ -7,6 +7,7 @@ import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.TrajectoryStep;
 import java.nio.file.Path;
 import java.util.List;
@@ -95,6 +96,18 @@ public final class GeminiHarness implements Harness {
     public InstallInfo installInfo() {
         return new InstallInfo("gemini", List.of("--version"), "npm i -g @google/gemini-cli@" + VERSION
                 + " (or scripts/install-clis.sh, whose wrapper answers --version without touching ~/.gemini)");
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Refuses the CLI's own login (runs use a private {@code GEMINI_CLI_HOME}) and a provider
+     * that does not serve {@link dev.harness4j.api.ApiStyle#GEMINI}. {@link #prepare} refuses the
+     * same providers with the same text.
+     */
+    @Override
+    public Optional<String> unsupported(ResolvedProvider provider) {
+        return GeminiSettings.unsupported(provider);
     }
 
     /**

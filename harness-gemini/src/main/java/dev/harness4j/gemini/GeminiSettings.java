@@ -7,6 +7,7 @@ import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.ResolvedProvider;
+import java.util.Optional;
 
 /**
  * Renders the per-run {@code $GEMINI_CLI_HOME/.gemini/settings.json}: the API-key auth type, the
@@ -35,17 +36,25 @@ final class GeminiSettings {
 
     /** Refuses an endpoint that does not serve Google's Gemini API, the only one Gemini CLI speaks. */
     static void requireGemini(ResolvedProvider provider) {
+        unsupported(provider).ifPresent(why -> {
+            throw new HarnessException(why);
+        });
+    }
+
+    /** Why the CLI cannot run on this provider (the harness's {@code unsupported}), or empty. */
+    static Optional<String> unsupported(ResolvedProvider provider) {
         if (provider.usesCliLogin()) {
-            throw new HarnessException("gemini cannot use provider '" + provider.name() + "', the CLI's own login: "
+            return Optional.of("gemini cannot use provider '" + provider.name() + "', the CLI's own login: "
                     + "its runs use a private GEMINI_CLI_HOME, so the user's Google login is never seen; "
                     + "configure the provider with a base_url (and key_env)");
         }
         if (!provider.serves(ApiStyle.GEMINI)) {
-            throw new HarnessException("gemini cannot talk to provider '" + provider.name() + "': it serves "
+            return Optional.of("gemini cannot talk to provider '" + provider.name() + "': it serves "
                     + provider.apiStyles() + ", but Gemini CLI speaks only Google's Gemini API (POST /v1beta/models/"
                     + "{model}:streamGenerateContent); add \"gemini\" to the provider's api_styles if the endpoint "
                     + "serves it, or run this provider with another harness");
         }
+        return Optional.empty();
     }
 
     /** The attempts per model request: the option's value, else {@link #DEFAULT_MAX_ATTEMPTS}. */

@@ -7,7 +7,9 @@ import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.ResolvedProvider;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Runs mini-swe-agent ({@code mini-swe-agent} on PyPI) headless: its non-interactive {@code
@@ -17,15 +19,18 @@ import java.util.List;
  * <h2>Invocation</h2>
  * <pre>
  * mini-swe-agent --agent-class harness4j_mini_agent.Harness4jAgent --environment-class local
- *     --model openai/&lt;model&gt; -c mini.yaml -c &lt;scratch&gt;/mini-swe-agent/run.yaml
+ *     --model &lt;route&gt;/&lt;model&gt; -c mini.yaml -c &lt;scratch&gt;/mini-swe-agent/run.yaml
  *     -o &lt;scratch&gt;/mini-swe-agent/trajectory.json --yolo --exit-immediately
  * </pre>
  * {@code run.yaml} (JSON, which YAML reads) holds the task (so the prompt is in neither argv nor
  * a terminal prompt), {@code agent.step_limit} (the run's max turns, else none), {@code
  * agent.cost_limit} ({@value #OPTION_COST_LIMIT}, else mini.yaml's), the model's {@code
- * api_base} (LiteLLM's {@code openai/} route to the endpoint's {@code /v1}) and the workspace as
- * the environment's working dir; the run's system prompt is appended to mini.yaml's system
- * message. The key travels as {@code OPENAI_API_KEY} (secret). The agent class is mini-swe-agent's
+ * api_base} and the workspace as the environment's working dir; the run's system prompt is
+ * appended to mini.yaml's system message. The route is LiteLLM's for the provider's API style
+ * ({@link LiteLlmRoute}): {@code openai/} to the endpoint's {@code /v1} when it serves OpenAI
+ * chat, else {@code anthropic/} to its root, else {@code gemini/} to its {@code /v1beta}. The key
+ * travels in the route's variable ({@code OPENAI_API_KEY}, {@code ANTHROPIC_API_KEY} or {@code
+ * ANTHROPIC_AUTH_TOKEN}, {@code GEMINI_API_KEY}; secret). The agent class is mini-swe-agent's
  * {@code DefaultAgent} plus one thing: on the exception that ends a run it records the failing
  * response's HTTP status and headers in the trajectory (for a rate limit's reset time). {@code
  * MSWEA_GLOBAL_CONFIG_DIR} is per run (mini-swe-agent creates it at import), {@code
@@ -90,8 +95,20 @@ public final class MiniSweAgentHarness implements Harness {
     /**
      * {@inheritDoc}
      *
-     * @throws dev.harness4j.api.HarnessException when the provider does not serve the OpenAI API,
-     *     or an option is malformed
+     * <p>Refuses the CLI's own login (mini-swe-agent has none) and a provider that serves none of
+     * OpenAI chat, Anthropic and Gemini. {@link #prepare} refuses the same providers with the same
+     * text.
+     */
+    @Override
+    public Optional<String> unsupported(ResolvedProvider provider) {
+        return LiteLlmRoute.unsupported(provider);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws dev.harness4j.api.HarnessException when the provider cannot be served ({@link
+     *     #unsupported}), or an option is malformed
      */
     @Override
     public Invocation prepare(HarnessContext context) {

@@ -3,7 +3,6 @@ package dev.harness4j.miniswe;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.Invocation;
@@ -81,13 +80,14 @@ final class MiniSweAgentInvocations {
 
     /**
      * Inherited variables removed before the run's own are set: {@code OPENAI_*}, {@code
-     * ANTHROPIC_*}, {@code LITELLM_*} and {@code MSWEA_*} (a stray key, base URL, model or config
-     * path must not redirect the run), and the {@code PYTHON*} variables that change what Python
-     * loads.
+     * ANTHROPIC_*}, {@code GEMINI_*}, {@code GOOGLE_API_KEY} (which LiteLLM prefers to {@code
+     * GEMINI_API_KEY}), {@code LITELLM_*} and {@code MSWEA_*} (a stray key, base URL, model or
+     * config path must not redirect the run), and the {@code PYTHON*} variables that change what
+     * Python loads.
      */
     static final String[] REMOVED_ENVIRONMENT = {
-        "OPENAI_*", "ANTHROPIC_*", "LITELLM_*", "MSWEA_*", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP",
-        "PYTHONUSERBASE", "VIRTUAL_ENV"
+        "OPENAI_*", "ANTHROPIC_*", "GEMINI_*", "GOOGLE_API_KEY", "LITELLM_*", "MSWEA_*", "PYTHONPATH", "PYTHONHOME",
+        "PYTHONSTARTUP", "PYTHONUSERBASE", "VIRTUAL_ENV"
     };
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -96,24 +96,17 @@ final class MiniSweAgentInvocations {
 
     static Invocation of(HarnessContext context) {
         ResolvedProvider provider = context.provider();
-        if (provider.usesCliLogin()) {
-            throw new HarnessException("mini-swe-agent cannot use provider '" + provider.name() + "', the CLI's own login: "
-                    + "mini-swe-agent has no login of its own: it reaches its model only through the endpoint and key it is given; "
-                    + "configure the provider with a base_url (and key_env)");
-        }
-        if (!provider.serves(ApiStyle.OPENAI)) {
-            throw new HarnessException("mini-swe-agent cannot talk to provider '" + provider.name() + "': it serves "
-                    + provider.apiStyles() + ", but the mini-swe-agent adapter speaks OpenAI Chat Completions through "
-                    + "LiteLLM's openai/ route; declare the endpoint's OpenAI-compatible API (most servers offer one "
-                    + "at /v1) or run this provider with another harness");
-        }
+        LiteLlmRoute.unsupported(provider).ifPresent(why -> {
+            throw new HarnessException(why);
+        });
+        LiteLlmRoute route = LiteLlmRoute.of(provider).orElseThrow();
         Path workspace = context.workspace().toAbsolutePath().normalize();
         Path scratch = context.scratchDir().toAbsolutePath().normalize();
 
         Invocation.Builder b = Invocation.builder(context.executable(),
                 "--agent-class", AGENT_CLASS,
                 "--environment-class", "local",
-                "--model", "openai/" + context.model(),
+                "--model", route.model(context.model()),
                 // mini.yaml (the bundled config) first, then the run's: they are merged in order
                 "-c", "mini.yaml",
                 "-c", scratch.resolve(RUN_CONFIG_FILE).toString(),
@@ -123,7 +116,7 @@ final class MiniSweAgentInvocations {
         // the task travels in the run config file: mini reads no prompt from stdin without a
         // terminal, and an argv prompt is visible to the agent's own pkill -f
         b.workingDir(workspace);
-        b.file(RUN_CONFIG_FILE, runConfig(context, workspace));
+        b.file(RUN_CONFIG_FILE, runConfig(context, route, workspace));
         b.file(AGENT_FILE, AGENT_SOURCE);
         for (String name : REMOVED_ENVIRONMENT) {
             b.removeEnv(name);
@@ -138,12 +131,12 @@ final class MiniSweAgentInvocations {
                 .env("PYTHONDONTWRITEBYTECODE", "1")
                 .env("NO_COLOR", "1")
                 .env("PWD", workspace.toString());
-        b.secretEnv("OPENAI_API_KEY", provider.secret() != null ? provider.secret().reveal() : NO_KEY_PLACEHOLDER);
+        b.secretEnv(route.keyEnv(provider), provider.secret() != null ? provider.secret().reveal() : NO_KEY_PLACEHOLDER);
         return b.build();
     }
 
     /** The run config: task, agent limits, model endpoint and the working dir. No key. */
-    static String runConfig(HarnessContext context, Path workspace) {
+    static String runConfig(HarnessContext context, LiteLlmRoute route, Path workspace) {
         ObjectNode root = JSON.createObjectNode();
         root.putObject("run").put("task", context.prompt());
         ObjectNode agent = root.putObject("agent");
@@ -153,9 +146,9 @@ final class MiniSweAgentInvocations {
             agent.put("system_template", MINI_SYSTEM_TEMPLATE + "\n" + raw(context.systemPrompt()));
         }
         ObjectNode model = root.putObject("model");
-        model.put("model_name", "openai/" + context.model());
+        model.put("model_name", route.model(context.model()));
         ObjectNode kwargs = model.putObject("model_kwargs");
-        kwargs.put("api_base", context.provider().v1Url());
+        kwargs.put("api_base", route.apiBase(context.provider()));
         kwargs.put("drop_params", true);
         model.put("cost_tracking", "ignore_errors");
         root.putObject("environment").put("cwd", workspace.toString());

@@ -121,16 +121,66 @@ class MiniSweAgentPrepareTest {
     }
 
     @Test
-    void malformedOptionsAndNonOpenAiEndpointsAreRefusedBeforeAnythingStarts() {
+    void malformedOptionsAndEndpointsLiteLlmCannotReachAreRefusedBeforeAnythingStarts() {
         HarnessContext badCost = context(null).option(MiniSweAgentHarness.OPTION_COST_LIMIT, "cheap").build();
         HarnessContext badAttempts = context(null).option(MiniSweAgentHarness.OPTION_MODEL_ATTEMPTS, "0").build();
-        HarnessContext anthropic = context(null).provider(provider(Set.of(ApiStyle.ANTHROPIC), null)).build();
+        ResolvedProvider ollama = provider(Set.of(ApiStyle.OLLAMA), Secret.of(KEY));
+        ResolvedProvider login = ResolvedProvider.cliLogin("subscription", "m");
 
         assertThatThrownBy(() -> harness.prepare(badCost)).isInstanceOf(HarnessException.class)
                 .hasMessageContaining("cost-limit").hasMessageContaining("cheap");
         assertThatThrownBy(() -> harness.prepare(badAttempts)).isInstanceOf(HarnessException.class)
                 .hasMessageContaining("model-attempts");
-        assertThatThrownBy(() -> harness.prepare(anthropic)).isInstanceOf(HarnessException.class)
-                .hasMessageContaining("provider 'gw'").hasMessageContaining("OpenAI");
+        assertThat(harness.unsupported(ollama)).hasValueSatisfying(why -> assertThat(why)
+                .contains("provider 'gw'", "[OLLAMA]", "OpenAI", "Anthropic", "Gemini").doesNotContain(KEY));
+        assertThatThrownBy(() -> harness.prepare(context(null).provider(ollama).build()))
+                .isInstanceOf(HarnessException.class).hasMessage(harness.unsupported(ollama).orElseThrow());
+        assertThat(harness.unsupported(login)).hasValueSatisfying(why -> assertThat(why).contains("own login"));
+        assertThatThrownBy(() -> harness.prepare(context(null).provider(login).build()))
+                .hasMessage(harness.unsupported(login).orElseThrow());
+    }
+
+    @Test
+    void anAnthropicOnlyEndpointGetsLiteLlmsAnthropicRouteOnItsRoot() throws Exception {
+        ResolvedProvider p = new ResolvedProvider("gw", EnumSet.of(ApiStyle.ANTHROPIC, ApiStyle.GEMINI),
+                URI.create("http://127.0.0.1:9999/v1"), Secret.of(KEY), AuthScheme.API_KEY, "claude-x");
+        Invocation inv = harness.prepare(context(null).provider(p).build());
+        JsonNode model = runConfig(inv).path("model");
+
+        assertThat(inv.command()).containsSubsequence("--model", "anthropic/claude-x");
+        assertThat(model.path("model_name").asText()).isEqualTo("anthropic/claude-x");
+        assertThat(model.path("model_kwargs").path("api_base").asText()).isEqualTo("http://127.0.0.1:9999");
+        assertThat(inv.environment()).containsEntry("ANTHROPIC_API_KEY", KEY).doesNotContainKey("OPENAI_API_KEY");
+        assertThat(inv.secretEnvironment()).containsExactly("ANTHROPIC_API_KEY");
+        assertThat(inv.files().values()).noneMatch(c -> c.contains(KEY));
+    }
+
+    @Test
+    void aBearerKeyOnTheAnthropicRouteGoesInAnthropicAuthToken() {
+        Invocation inv = harness.prepare(context(null).provider(provider(Set.of(ApiStyle.ANTHROPIC), Secret.of(KEY))).build());
+
+        assertThat(inv.environment()).containsEntry("ANTHROPIC_AUTH_TOKEN", KEY).doesNotContainKey("ANTHROPIC_API_KEY");
+        assertThat(inv.secretEnvironment()).containsExactly("ANTHROPIC_AUTH_TOKEN");
+    }
+
+    @Test
+    void aGeminiOnlyEndpointGetsLiteLlmsGeminiRouteOnItsV1betaUrl() throws Exception {
+        Invocation inv = harness.prepare(context(null).provider(provider(Set.of(ApiStyle.GEMINI), null)).build());
+        JsonNode model = runConfig(inv).path("model");
+
+        assertThat(model.path("model_name").asText()).isEqualTo("gemini/qwen3-coder");
+        assertThat(model.path("model_kwargs").path("api_base").asText()).isEqualTo("http://127.0.0.1:9999/v1beta");
+        assertThat(inv.environment()).as("LiteLLM wants a Gemini key even for a keyless endpoint")
+                .containsEntry("GEMINI_API_KEY", MiniSweAgentInvocations.NO_KEY_PLACEHOLDER);
+        assertThat(inv.removes("GOOGLE_API_KEY")).as("LiteLLM prefers it to GEMINI_API_KEY").isTrue();
+    }
+
+    @Test
+    void openAiChatIsPreferredWhenServedThenAnthropicThenGemini() {
+        assertThat(LiteLlmRoute.of(provider(Set.of(ApiStyle.GEMINI, ApiStyle.ANTHROPIC, ApiStyle.OPENAI), null)))
+                .contains(LiteLlmRoute.OPENAI);
+        assertThat(LiteLlmRoute.of(provider(Set.of(ApiStyle.GEMINI, ApiStyle.ANTHROPIC), null)))
+                .contains(LiteLlmRoute.ANTHROPIC);
+        assertThat(LiteLlmRoute.of(provider(Set.of(ApiStyle.GEMINI, ApiStyle.OLLAMA), null))).contains(LiteLlmRoute.GEMINI);
     }
 }

@@ -47,18 +47,23 @@ final class OpencodeConfig {
 
     /** Which bundled provider package serves the endpoint: OpenAI-compatible first, else Anthropic. */
     static String npmPackage(ResolvedProvider provider) {
+        unsupported(provider).ifPresent(why -> {
+            throw new HarnessException(why);
+        });
+        return provider.serves(ApiStyle.OPENAI) ? NPM_OPENAI_COMPATIBLE : NPM_ANTHROPIC;
+    }
+
+    /** Why opencode cannot run on this provider (the harness's {@code unsupported}), or empty. */
+    static Optional<String> unsupported(ResolvedProvider provider) {
         if (provider.usesCliLogin()) {
-            throw new HarnessException("opencode cannot use provider '" + provider.name() + "', the CLI's own login: "
+            return Optional.of("opencode cannot use provider '" + provider.name() + "', the CLI's own login: "
                     + "its runs use private XDG dirs, so the user's opencode auth.json is never seen; "
                     + "configure the provider with a base_url (and key_env)");
         }
-        if (provider.serves(ApiStyle.OPENAI)) {
-            return NPM_OPENAI_COMPATIBLE;
+        if (provider.serves(ApiStyle.OPENAI) || provider.serves(ApiStyle.ANTHROPIC)) {
+            return Optional.empty();
         }
-        if (provider.serves(ApiStyle.ANTHROPIC)) {
-            return NPM_ANTHROPIC;
-        }
-        throw new HarnessException("opencode cannot talk to provider '" + provider.name() + "': it serves "
+        return Optional.of("opencode cannot talk to provider '" + provider.name() + "': it serves "
                 + provider.apiStyles() + ", but the opencode adapter speaks OpenAI Chat Completions (through "
                 + NPM_OPENAI_COMPATIBLE + ") or Anthropic Messages (through " + NPM_ANTHROPIC + "); "
                 + "declare the endpoint's OpenAI-compatible API (most Ollama-style servers offer one at /v1) "

@@ -8,6 +8,7 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Login;
+import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.TrajectoryStep;
 import java.util.List;
 import java.util.Optional;
@@ -120,6 +121,18 @@ public final class OpencodeHarness implements Harness {
     @Override
     public InstallInfo installInfo() {
         return new InstallInfo("opencode", List.of("--version"), "npm i -g opencode-ai@1.18.33");
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Refuses the CLI's own login (runs use private XDG dirs) and a provider that serves neither
+     * {@link dev.harness4j.api.ApiStyle#OPENAI} nor {@link dev.harness4j.api.ApiStyle#ANTHROPIC}.
+     * {@link #prepare} refuses the same providers with the same text.
+     */
+    @Override
+    public Optional<String> unsupported(ResolvedProvider provider) {
+        return OpencodeConfig.unsupported(provider);
     }
 
     /**

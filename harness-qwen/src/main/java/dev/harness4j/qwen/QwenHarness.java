@@ -7,6 +7,7 @@ import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.TrajectoryStep;
 import java.util.List;
 import java.util.Optional;
@@ -94,6 +95,18 @@ public final class QwenHarness implements Harness {
     @Override
     public int stopAfterRateLimits() {
         return 4;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Refuses the CLI's own login (runs use a private {@code QWEN_HOME}) and a provider that
+     * does not serve {@link dev.harness4j.api.ApiStyle#OPENAI}. {@link #prepare} refuses the same
+     * providers with the same text.
+     */
+    @Override
+    public Optional<String> unsupported(ResolvedProvider provider) {
+        return QwenSettings.unsupported(provider);
     }
 
     /**

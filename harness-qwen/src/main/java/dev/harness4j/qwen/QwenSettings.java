@@ -6,6 +6,7 @@ import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.ResolvedProvider;
+import java.util.Optional;
 
 /**
  * Renders the per-run system settings ({@code QWEN_CODE_SYSTEM_SETTINGS_PATH}, which win over the
@@ -24,17 +25,25 @@ final class QwenSettings {
 
     /** Refuses an endpoint that does not serve the OpenAI API (the only one this adapter configures). */
     static void requireOpenAi(ResolvedProvider provider) {
+        unsupported(provider).ifPresent(why -> {
+            throw new HarnessException(why);
+        });
+    }
+
+    /** Why the CLI cannot run on this provider (the harness's {@code unsupported}), or empty. */
+    static Optional<String> unsupported(ResolvedProvider provider) {
         if (provider.usesCliLogin()) {
-            throw new HarnessException("qwen-code cannot use provider '" + provider.name() + "', the CLI's own login: "
+            return Optional.of("qwen-code cannot use provider '" + provider.name() + "', the CLI's own login: "
                     + "its runs use a private QWEN_HOME, so the user's Qwen login is never seen; "
                     + "configure the provider with a base_url (and key_env)");
         }
         if (!provider.serves(ApiStyle.OPENAI)) {
-            throw new HarnessException("qwen-code cannot talk to provider '" + provider.name() + "': it serves "
+            return Optional.of("qwen-code cannot talk to provider '" + provider.name() + "': it serves "
                     + provider.apiStyles() + ", but this adapter runs Qwen Code on the OpenAI chat completions API "
                     + "(POST /v1/chat/completions); declare the endpoint's OpenAI API if it serves it, or run this "
                     + "provider with another harness");
         }
+        return Optional.empty();
     }
 
     /** The settings file's text. */

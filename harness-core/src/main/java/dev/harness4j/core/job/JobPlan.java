@@ -16,7 +16,11 @@ import java.util.Objects;
  * one before. When any does, the plan is a graph: a phase runs after every phase it names, in
  * dependency order (ties kept in the order given). A cycle, an unknown or duplicate id, or a
  * phase with no harness or provider (its own or the job's) is refused by {@link Builder#build()}
- * with every problem listed.
+ * with every problem listed. {@link JobRunner#run} then checks the plan against its runner before
+ * anything is written, again listing every problem: each phase's harness (known, installed), its
+ * provider and every fallback provider (resolvable, and one the harness can run on: an API style
+ * it speaks, not a CLI login it refuses) and their models (in the provider's catalogue; a model
+ * no catalogue can confirm is a logged warning).
  *
  * <pre>{@code
  * JobPlan plan = JobPlan.builder(Path.of("/src/app"))

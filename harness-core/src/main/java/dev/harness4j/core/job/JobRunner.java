@@ -1,8 +1,8 @@
 package dev.harness4j.core.job;
 
-import dev.harness4j.api.Harness;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.Preflight;
 import dev.harness4j.core.internal.Checks;
 import dev.harness4j.core.internal.job.ControlFile;
 import dev.harness4j.core.internal.job.JobBook;
@@ -10,6 +10,7 @@ import dev.harness4j.core.internal.job.JobControl;
 import dev.harness4j.core.internal.job.JobLoop;
 import dev.harness4j.core.internal.job.JobRepo;
 import dev.harness4j.core.internal.job.JobRecovery;
+import dev.harness4j.core.internal.job.PlanCheck;
 import dev.harness4j.core.internal.job.Transitions.JobSignal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,6 +33,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs multi-phase jobs on a {@link HarnessRunner}: each phase one run in the job's own
@@ -60,6 +63,7 @@ import java.util.stream.Stream;
 public final class JobRunner implements AutoCloseable {
     /** How often a running job looks for a pause or cancel asked by another process: 300 ms. */
     public static final Duration DEFAULT_CONTROL_POLL = Duration.ofMillis(300);
+    private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private final HarnessRunner runner;
@@ -96,16 +100,18 @@ public final class JobRunner implements AutoCloseable {
      * pause is waited out).
      *
      * @throws InvalidJobPlanException before anything is written when a phase's harness is unknown
-     *     or not installed, its provider cannot be resolved, or the baseline or ref is not there
+     *     or not installed, its provider (or a fallback's) cannot be resolved or is one the harness
+     *     cannot run on, its model is not in the provider's catalogue, or the baseline or ref is not
+     *     there; every problem is listed ({@code PlanCheck.against}); a model no catalogue can
+     *     confirm is logged as a warning
      * @throws JobException {@code EXISTS} when a job with the plan's id exists
      */
     public JobStatus run(JobPlan plan) {
         Objects.requireNonNull(plan, "plan");
         JobPlan p = plan.id() != null ? plan : plan.withId(newJobId());
-        List<String> problems = new ArrayList<>();
-        for (PhaseSpec phase : p.runOrder()) {
-            check(p, phase, problems);
-        }
+        Preflight.Findings findings = PlanCheck.against(p, Preflight.of(runner));
+        List<String> problems = new ArrayList<>(findings.problems());
+        findings.warnings().forEach(w -> LOG.warn("job {}: {}", p.id(), w));
         String commit = null;
         try {
             commit = JobRepo.resolve(p.baseline(), p.ref());
@@ -315,9 +321,9 @@ public final class JobRunner implements AutoCloseable {
     }
 
     private Path dirOf(String jobId) {
-        if (!dev.harness4j.core.internal.job.PlanCheck.JOB_ID.matcher(jobId).matches()) {
+        if (!PlanCheck.JOB_ID.matcher(jobId).matches()) {
             throw new JobException(jobId, JobException.Reason.UNKNOWN_JOB, "'" + jobId + "' is no job id (they match "
-                    + dev.harness4j.core.internal.job.PlanCheck.JOB_ID + "); known jobs: " + jobIds());
+                    + PlanCheck.JOB_ID + "); known jobs: " + jobIds());
         }
         return jobsDir.resolve(jobId);
     }
@@ -328,27 +334,6 @@ public final class JobRunner implements AutoCloseable {
                 ControlFile.take(a.dir()).ifPresent(a.control()::request);
             } catch (IOException | RuntimeException ex) {
                 // the next poll tries again
-            }
-        }
-    }
-
-    private void check(JobPlan plan, PhaseSpec phase, List<String> problems) {
-        try {
-            Harness h = runner.registry().require(plan.harnessOf(phase));
-            runner.installations().require(h);
-        } catch (HarnessException e) {
-            problems.add("phase " + phase.id() + ": " + e.getMessage());
-        }
-        try {
-            runner.resolveProvider(plan.providerOf(phase), plan.modelOf(phase));
-        } catch (HarnessException e) {
-            problems.add("phase " + phase.id() + ": " + e.getMessage());
-        }
-        for (PhaseSpec.Fallback f : phase.fallbacks()) {
-            try {
-                runner.resolveProvider(f.provider(), f.model() != null ? f.model() : plan.modelOf(phase));
-            } catch (HarnessException e) {
-                problems.add("phase " + phase.id() + "'s fallback: " + e.getMessage());
             }
         }
     }

@@ -15,7 +15,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Resolves the provider {@value #NAME} to a running {@link ScriptedModelServer}: its three API styles,
+ * Resolves the provider {@value #NAME} to a running {@link ScriptedModelServer}: its three API styles (or
+ * those given),
  * a fixed test key, and any model the server has a script for (no default model). Every scripted
  * model costs {@link #PRICE} (it is also a {@link PriceList}), so a metered run gets a cost.
  * Immutable.
@@ -37,10 +38,35 @@ public final class ScriptedProvider implements ProviderResolver, PriceList {
      */
     public static final ModelPrice PRICE = ModelPrice.of("3", "15").withCache("0.30", "3.75");
 
-    private final ScriptedModelServer server;
+    /** The API styles the scripted server speaks, all of which this provider serves by default. */
+    public static final Set<ApiStyle> STYLES = Set.copyOf(EnumSet.of(ApiStyle.ANTHROPIC, ApiStyle.OPENAI, ApiStyle.GEMINI));
 
+    private final ScriptedModelServer server;
+    private final Set<ApiStyle> styles;
+
+    /**
+     * The provider for a server, serving all of {@link #STYLES}.
+     *
+     * @param server the running server
+     */
     public ScriptedProvider(ScriptedModelServer server) {
+        this(server, STYLES);
+    }
+
+    /**
+     * The provider for a server, declaring only some of the styles it speaks (to run an adapter
+     * on one route: an Anthropic-only provider, say).
+     *
+     * @param server the running server
+     * @param styles a non-empty subset of {@link #STYLES}
+     */
+    public ScriptedProvider(ScriptedModelServer server, Set<ApiStyle> styles) {
         this.server = Objects.requireNonNull(server, "server");
+        if (styles.isEmpty() || !STYLES.containsAll(styles)) {
+            throw new IllegalArgumentException("the scripted server speaks " + STYLES + "; styles must be a non-empty "
+                    + "subset of them, was " + styles);
+        }
+        this.styles = Set.copyOf(styles);
     }
 
     @Override
@@ -57,9 +83,8 @@ public final class ScriptedProvider implements ProviderResolver, PriceList {
                     + requestedModel + "'; scripted models: " + server.models()
                     + " (call server.script(\"" + requestedModel + "\", scenario) first)");
         }
-        return Optional.of(new ResolvedProvider(NAME, EnumSet.of(ApiStyle.ANTHROPIC, ApiStyle.OPENAI, ApiStyle.GEMINI),
-                server.baseUrl(),
-                Secret.of(KEY), AuthScheme.API_KEY, requestedModel));
+        return Optional.of(new ResolvedProvider(NAME, styles, server.baseUrl(), Secret.of(KEY), AuthScheme.API_KEY,
+                requestedModel));
     }
 
     /** {@link #PRICE} for any model of provider {@value #NAME}. */

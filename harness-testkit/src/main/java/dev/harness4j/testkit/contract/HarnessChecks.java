@@ -101,7 +101,21 @@ public final class HarnessChecks {
      * @return the context
      */
     public static HarnessContext context(Path workspace, Path scratchDir, String executable) {
-        ResolvedProvider provider = new ResolvedProvider("contract", EnumSet.allOf(ApiStyle.class),
+        return context(workspace, scratchDir, executable, EnumSet.allOf(ApiStyle.class));
+    }
+
+    /**
+     * A context as {@link #context(Path, Path, String)} makes, its provider serving only the given
+     * API styles.
+     *
+     * @param workspace the workspace directory
+     * @param scratchDir the scratch directory
+     * @param executable the CLI's path
+     * @param apiStyles the styles the provider serves, at least one
+     * @return the context
+     */
+    public static HarnessContext context(Path workspace, Path scratchDir, String executable, Set<ApiStyle> apiStyles) {
+        ResolvedProvider provider = new ResolvedProvider("contract", apiStyles,
                 URI.create("http://127.0.0.1:9/contract"), Secret.of(SECRET), AuthScheme.API_KEY, MODEL);
         return HarnessContext.builder().runId("run-contract").prompt(PROMPT).provider(provider)
                 .workspace(workspace).scratchDir(scratchDir).executable(executable).build();
@@ -138,6 +152,59 @@ public final class HarnessChecks {
         require(!usesModel || everything.contains(context.model()), "the model '" + context.model()
                 + "' reaches the CLI nowhere (argv, stdin, env, files)");
         return inv;
+    }
+
+    /**
+     * {@code unsupported} and {@code prepare} agree: for a provider serving each single API style,
+     * and for the CLI's own login, a provider {@code unsupported} refuses makes {@code prepare}
+     * throw a {@link dev.harness4j.api.HarnessException} with exactly that text (so a plan and a
+     * run refuse alike), and the text does not hold the key. An adapter that overrides {@code
+     * unsupported} must also prepare every provider it accepts.
+     *
+     * @param harness the adapter under test
+     * @param context the context to vary the provider of, e.g. from {@link #context}
+     */
+    public static void unsupportedAgreesWithPrepare(Harness harness, HarnessContext context) {
+        ResolvedProvider base = context.provider();
+        List<ResolvedProvider> providers = new ArrayList<>();
+        for (ApiStyle style : ApiStyle.values()) {
+            providers.add(new ResolvedProvider(base.name() + "-" + style.name().toLowerCase(java.util.Locale.ROOT),
+                    EnumSet.of(style), base.baseUrl(), base.secret(), base.auth(), base.model()));
+        }
+        providers.add(ResolvedProvider.cliLogin(base.name() + "-login", base.model()));
+        boolean overridden;
+        try {
+            overridden = harness.getClass().getMethod("unsupported", ResolvedProvider.class).getDeclaringClass() != Harness.class;
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError("Harness.unsupported is missing", e);
+        }
+        for (ResolvedProvider p : providers) {
+            HarnessContext c = new HarnessContext(context.runId(), context.prompt(), p, context.workspace(),
+                    context.scratchDir(), context.executable(), context.limits(), context.systemPrompt(), context.options(),
+                    context.environment(), context.runningAsRoot());
+            java.util.Optional<String> why = harness.unsupported(p);
+            require(why != null, "unsupported returned null for provider " + p.name() + ": return Optional.empty()");
+            if (why.isPresent()) {
+                require(!why.get().contains(base.secret().reveal()), "unsupported's text holds the key");
+                require(why.get().contains(p.name()), "unsupported's text does not name provider '" + p.name() + "': "
+                        + why.get());
+                try {
+                    harness.prepare(c);
+                    throw new AssertionError("unsupported refuses provider " + p.name() + " (" + why.get()
+                            + "), but prepare accepted it: make prepare refuse with unsupported's text");
+                } catch (dev.harness4j.api.HarnessException e) {
+                    require(why.get().equals(e.getMessage()), "prepare refuses provider " + p.name() + " with another"
+                            + " text than unsupported: '" + e.getMessage() + "' vs '" + why.get() + "'");
+                }
+            } else if (overridden) {
+                try {
+                    harness.prepare(c);
+                } catch (RuntimeException e) {
+                    throw new AssertionError("unsupported accepts provider " + p.name() + " (" + p.apiStyles()
+                            + "), but prepare refused it: " + e, e);
+                }
+            }
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.harness4j.testkit.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.Harness;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.Outcome;
@@ -49,7 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * }</pre>
  *
  * <p>Override {@link #cli()} to run a CLI that is not on {@code PATH}, {@link #completedScenario()}
- * when the default script does not drive your CLI, and {@link #usesModel()} for a CLI that never
+ * when the default script does not drive your CLI, {@link #apiStyles()} to run it on one API style, and {@link #usesModel()} for a CLI that never
  * calls a model. {@link #checkCompleted} and {@link #checkFailing} add an adapter's own checks to
  * the contract's real runs, so that the same scenario is not run a second time elsewhere.
  */
@@ -139,6 +140,18 @@ public abstract class HarnessContract {
     }
 
     /**
+     * The API styles the scripted provider serves, in the real runs and in the offline checks'
+     * context: all the scripted server speaks by default ({@link ScriptedProvider#STYLES}).
+     * Override it to run the contract on one route of an adapter that picks its route by the
+     * provider's styles (e.g. an Anthropic-only provider).
+     *
+     * @return a non-empty subset of {@link ScriptedProvider#STYLES}
+     */
+    protected Set<ApiStyle> apiStyles() {
+        return ScriptedProvider.STYLES;
+    }
+
+    /**
      * The adapter options every real run gets (e.g. no retries, to keep the failing run short).
      *
      * @return none by default
@@ -198,7 +211,18 @@ public abstract class HarnessContract {
         Path root = Files.createDirectories(tmp.resolve("prepare"));
         Path ws = GitRepos.withReadme(root.resolve("workspace"));
         Path scratch = Files.createDirectories(root.resolve("scratch"));
-        HarnessChecks.prepareIsPure(harness(), root, HarnessChecks.context(ws, scratch, "/usr/bin/" + harness().installInfo().binary()), usesModel());
+        HarnessChecks.prepareIsPure(harness(), root, HarnessChecks.context(ws, scratch, "/usr/bin/" + harness().installInfo().binary(),
+                apiStyles()), usesModel());
+    }
+
+    /** {@code unsupported} and {@code prepare} refuse the same providers with the same text. */
+    @Test
+    void unsupportedAgreesWithPrepare() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("unsupported"));
+        Path ws = GitRepos.withReadme(root.resolve("workspace"));
+        Path scratch = Files.createDirectories(root.resolve("scratch"));
+        HarnessChecks.unsupportedAgreesWithPrepare(harness(), HarnessChecks.context(ws, scratch,
+                "/usr/bin/" + harness().installInfo().binary()));
     }
 
     /** {@code interpret} survives empty, garbage, truncated and 10 MB-line output and reports nothing measured. */
@@ -208,7 +232,7 @@ public abstract class HarnessContract {
         Path ws = GitRepos.withReadme(root.resolve("workspace"));
         Path scratch = Files.createDirectories(root.resolve("scratch"));
         HarnessChecks.interpretSurvivesBadOutput(harness(), Files.createDirectories(root.resolve("out")),
-                HarnessChecks.context(ws, scratch, "/usr/bin/" + harness().installInfo().binary()));
+                HarnessChecks.context(ws, scratch, "/usr/bin/" + harness().installInfo().binary(), apiStyles()));
     }
 
     /** The real CLI's version probe answers. */
@@ -278,7 +302,7 @@ public abstract class HarnessContract {
         options().forEach(spec::option);
         try (HarnessRunner runner = HarnessRunner.builder().stateDir(tmp.resolve("state"))
                 .registry(HarnessRegistry.builder().add(harness()).build()).installations(inst)
-                .providers(new ScriptedProvider(server)).build()) {
+                .providers(new ScriptedProvider(server, apiStyles())).build()) {
             return runner.run(spec.build());
         }
     }

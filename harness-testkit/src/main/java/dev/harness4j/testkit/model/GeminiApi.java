@@ -109,7 +109,11 @@ final class GeminiApi implements Protocol {
     public ParsedRequest parse(JsonNode body, Headers headers) {
         List<ParsedRequest.ToolSpec> tools = new ArrayList<>();
         for (JsonNode t : body.path("tools")) {
-            for (JsonNode f : t.path("functionDeclarations")) {
+            // Gemini CLI writes functionDeclarations; LiteLLM the proto name function_declarations,
+            // which Google's API accepts as well
+            JsonNode declarations = t.has("functionDeclarations") ? t.path("functionDeclarations")
+                    : t.path("function_declarations");
+            for (JsonNode f : declarations) {
                 String name = f.path("name").asText("");
                 if (!name.isEmpty()) {
                     // Gemini CLI sends JSON Schema as parametersJsonSchema; older clients as parameters

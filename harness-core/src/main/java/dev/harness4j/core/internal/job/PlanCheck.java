@@ -1,5 +1,6 @@
 package dev.harness4j.core.internal.job;
 
+import dev.harness4j.core.Preflight;
 import dev.harness4j.core.job.JobPlan;
 import dev.harness4j.core.job.PhaseSpec;
 import java.util.ArrayList;
@@ -12,7 +13,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** Checks a plan's phases against each other and orders them; pure functions. */
+/**
+ * Checks a plan's phases against each other ({@link #problems(JobPlan)}) and against a runner
+ * ({@link #against}), and orders them; functions of their arguments, writing nothing.
+ */
 public final class PlanCheck {
     /** A phase id: becomes part of run ids and file names. */
     public static final Pattern PHASE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,39}");
@@ -59,6 +63,36 @@ public final class PlanCheck {
         }
         cycles(plan.phases()).forEach(c -> problems.add("phases form a cycle: " + String.join(" -> ", c)));
         return problems;
+    }
+
+    /**
+     * Every problem and warning of a plan against a runner, before anything is written: each
+     * phase's harness (known, installed), provider (resolvable, with a model), the harness ×
+     * provider pair (the adapter accepts it) and the model (in the provider's catalogue), and the
+     * same for each of the phase's fallback providers with the phase's harness. Problems name the
+     * phase; a warning (a model no catalogue can confirm) is given once, whatever phases share it.
+     *
+     * @param plan a plan whose phases passed {@link #problems(JobPlan)}
+     * @param preflight the checks of the runner the job would run on
+     * @return the findings
+     */
+    public static Preflight.Findings against(JobPlan plan, Preflight preflight) {
+        List<String> problems = new ArrayList<>();
+        Set<String> warnings = new LinkedHashSet<>();
+        for (PhaseSpec p : order(plan.phases())) {
+            String harness = plan.harnessOf(p);
+            Preflight.Findings own = preflight.check(harness, plan.providerOf(p), plan.modelOf(p));
+            own.problems().forEach(problem -> problems.add("phase " + p.id() + ": " + problem));
+            warnings.addAll(own.warnings());
+            for (PhaseSpec.Fallback f : p.fallbacks()) {
+                Preflight.Findings fb = preflight.check(harness, f.provider(), f.model() != null ? f.model() : plan.modelOf(p));
+                // the harness's own problem was reported for the phase already
+                fb.problems().stream().filter(problem -> !own.problems().contains(problem))
+                        .forEach(problem -> problems.add("phase " + p.id() + "'s fallback " + f.provider() + ": " + problem));
+                warnings.addAll(fb.warnings());
+            }
+        }
+        return new Preflight.Findings(problems, new ArrayList<>(warnings));
     }
 
     private static boolean blank(String s) {
