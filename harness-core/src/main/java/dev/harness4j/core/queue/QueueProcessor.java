@@ -177,7 +177,8 @@ public final class QueueProcessor implements AutoCloseable {
      *
      * <p>Reading the queue and claiming happen outside the processor's lock, so a {@link #stop}
      * returns at once even while a claim waits for an entry another process holds; such an
-     * entry is skipped and tried again later.
+     * entry is skipped and tried again later, and a claim waiting on it when the processor stops
+     * gives up within {@link FileQueueStore#GIVE_UP_CHECK}, so this returns promptly after a stop.
      *
      * @throws HarnessException when the queue can no longer be read (its directory was deleted,
      *     say): the running entries are bailed first, and nothing is started after
