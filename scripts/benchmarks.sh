@@ -36,7 +36,7 @@ for n in "${names[@]}"; do
       isolation)  run harness-core dev.harness4j.core.benchmarks.IsolationBenchmark 50 1 ;;
       supervisor) run harness-core dev.harness4j.core.benchmarks.SupervisorOverheadBenchmark 3 ;;
       sandbox)    run harness-core dev.harness4j.core.benchmarks.SandboxBenchmark 3 harness-core/target ;;
-      queue)      run harness-core dev.harness4j.core.benchmarks.QueueHistoryBenchmark 0,20 5 1 ;;
+      queue)      run harness-core dev.harness4j.core.benchmarks.QueueHistoryBenchmark 0,20 5 1 2 1 ;;
       summary)    run harness-bench dev.harness4j.bench.benchmarks.SummaryBenchmark 200 ;;
       metrics)    run harness-bench dev.harness4j.bench.benchmarks.MetricsReportBenchmark 300 30 ;;
       report)     run harness-bench dev.harness4j.bench.benchmarks.ReportChromiumBenchmark 30 1 ;;
@@ -61,7 +61,7 @@ for n in "${names[@]}"; do
     isolation)  run harness-core dev.harness4j.core.benchmarks.IsolationBenchmark 20000 5 ;;
     supervisor) run harness-core dev.harness4j.core.benchmarks.SupervisorOverheadBenchmark 100 ;;
     sandbox)    run harness-core dev.harness4j.core.benchmarks.SandboxBenchmark 100 harness-core/target ;;
-    queue)      run harness-core dev.harness4j.core.benchmarks.QueueHistoryBenchmark 0,10000,100000 50 5 ;;
+    queue)      run harness-core dev.harness4j.core.benchmarks.QueueHistoryBenchmark 0,10000,100000 1000 5 4 3 ;;
     summary)    run harness-bench dev.harness4j.bench.benchmarks.SummaryBenchmark 100000 ;;
     metrics)    run harness-bench dev.harness4j.bench.benchmarks.MetricsReportBenchmark 100000 5000 ;;
     report)     run harness-bench dev.harness4j.bench.benchmarks.ReportChromiumBenchmark 5000 5 ;;

@@ -1,10 +1,9 @@
 package dev.harness4j.bench;
 
-import dev.harness4j.api.HarnessResult;
-import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.queue.QueueEntry;
 import dev.harness4j.core.queue.QueueProcessor;
+import dev.harness4j.core.queue.RunLauncher;
 import dev.harness4j.core.queue.RunQueue;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -40,7 +39,9 @@ public final class Bench {
     private final int concurrency;
     private final PrintStream out;
     private final boolean tty;
-    private final UnaryOperator<QueueProcessor.Executor> decorate;
+    private final UnaryOperator<RunLauncher> around;
+    @SuppressWarnings("deprecation")
+    private final UnaryOperator<QueueProcessor.Executor> decorate; // null: none
     private final BenchBaseline baseline;
 
     private Bench(Builder b) {
@@ -48,6 +49,7 @@ public final class Bench {
         this.concurrency = b.concurrency;
         this.out = b.out;
         this.tty = b.tty;
+        this.around = b.around;
         this.decorate = b.decorate;
         this.baseline = b.baseline;
     }
@@ -78,19 +80,11 @@ public final class Bench {
         Verification verification = new Verification(plan::taskByLabel);
         QueueProcessor.Summary processed;
         try (ProgressLine progress = new ProgressLine(pending, out, tty, java.time.Clock.systemUTC())) {
-            QueueProcessor.Executor exec = new QueueProcessor.Executor() {
-                @Override
-                public HarnessResult run(String runId, RunSpec spec) {
-                    return runner.run(spec, runId, progress, verification).result();
-                }
-
-                @Override
-                public boolean bail(String runId) {
-                    return runner.bail(runId);
-                }
-            };
-            try (QueueProcessor processor = QueueProcessor.builder(queue, decorate.apply(exec))
-                    .concurrency(concurrency).listener(progress).build()) {
+            RunLauncher direct = RunLauncher.of(runner);
+            // the bench's own listener (the progress line) and after-harness step (the verifier)
+            RunLauncher runs = around.apply(direct.around((spec, runId, listener, after) ->
+                    direct.run(spec, runId, progress, verification)));
+            try (QueueProcessor processor = processor(queue, runs).concurrency(concurrency).listener(progress).build()) {
                 processed = processor.runAll();
             }
         }
@@ -120,13 +114,21 @@ public final class Bench {
         return new BenchRun(queued, processed, summary, report, metrics, comparison);
     }
 
+    @SuppressWarnings("deprecation") // the executor form of decorate(..), kept for one release
+    private QueueProcessor.Builder processor(RunQueue queue, RunLauncher runs) {
+        return decorate == null ? QueueProcessor.builder(queue, runs)
+                : QueueProcessor.builder(queue, decorate.apply(QueueProcessor.Executor.of(runs)));
+    }
+
     /** Builds a {@link Bench}. */
     public static final class Builder {
         private final HarnessRunner runner;
         private int concurrency = 1;
         private PrintStream out = System.out;
         private boolean tty = System.console() != null;
-        private UnaryOperator<QueueProcessor.Executor> decorate = UnaryOperator.identity();
+        private UnaryOperator<RunLauncher> around = UnaryOperator.identity();
+        @SuppressWarnings("deprecation")
+        private UnaryOperator<QueueProcessor.Executor> decorate;
         private BenchBaseline baseline;
 
         private Builder(HarnessRunner runner) {
@@ -149,7 +151,22 @@ public final class Bench {
             return this;
         }
 
-        /** Wraps the executor that runs each entry, e.g. to prepare a scripted model first. */
+        /**
+         * Wraps what runs each entry, e.g. to prepare a scripted model first: {@code value} gets
+         * the bench's launcher (with its progress line and verifier) and returns the one the queue
+         * runs; {@link RunLauncher#around} keeps {@code bail} working.
+         */
+        public Builder aroundRuns(UnaryOperator<RunLauncher> value) {
+            this.around = Objects.requireNonNull(value, "aroundRuns");
+            return this;
+        }
+
+        /**
+         * Wraps the executor that runs each entry (applied after {@link #aroundRuns}).
+         *
+         * @deprecated use {@link #aroundRuns(UnaryOperator)}, on the one runner seam
+         */
+        @Deprecated
         public Builder decorate(UnaryOperator<QueueProcessor.Executor> value) {
             this.decorate = Objects.requireNonNull(value, "decorate");
             return this;

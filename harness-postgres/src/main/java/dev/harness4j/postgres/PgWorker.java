@@ -1,36 +1,32 @@
 package dev.harness4j.postgres;
 
+import dev.harness4j.api.HarnessListener;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.AfterHarness;
 import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.ResultIndex;
 import dev.harness4j.core.RunRecord;
+import dev.harness4j.core.queue.QueueProcessor;
 import dev.harness4j.core.queue.RetryPolicy;
+import dev.harness4j.core.queue.RunLauncher;
+import dev.harness4j.core.queue.WorkerLoop;
 import dev.harness4j.postgres.internal.Hosts;
-import dev.harness4j.postgres.internal.LocalClaims;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A worker on one machine: claims entries from the shared {@link PgQueue}, runs them, renews its
  * leases with a heartbeat, and records each attempt with its result in the database.
  *
  * <pre>{@code
- * try (PgWorker w = PgWorker.builder(new PgQueue(db), PgWorker.Executor.of(runner))
+ * try (PgWorker w = PgWorker.builder(new PgQueue(db), RunLauncher.of(runner))
  *         .concurrency(2).exitWhenIdle(true).build()) {
  *     PgWorker.Summary s = w.run();    // blocks until the queue is empty (or stop())
  * }
@@ -67,9 +63,14 @@ public final class PgWorker implements AutoCloseable {
     /** How long {@link #close()} waits for running attempts after bailing them: 60 s. */
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(60);
 
-    private static final Logger log = LoggerFactory.getLogger(PgWorker.class);
 
-    /** Runs one attempt; the seam to {@link HarnessRunner}. */
+    /**
+     * Runs one attempt: the form of the runner seam before core's {@link RunLauncher}, kept for one
+     * release ({@link #of(RunLauncher)} turns a launcher into one).
+     *
+     * @deprecated implement {@link RunLauncher} and use {@link PgWorker#builder(PgQueue, RunLauncher)}
+     */
+    @Deprecated
     public interface Executor {
         /** Runs {@code spec} as run {@code runId}. */
         Attempt run(String runId, RunSpec spec) throws Exception;
@@ -89,22 +90,32 @@ public final class PgWorker implements AutoCloseable {
 
         /** Runs through a {@link HarnessRunner}; the result directory is under the runner's state dir. */
         static Executor of(HarnessRunner runner) {
-            Objects.requireNonNull(runner, "runner");
+            return of(RunLauncher.of(runner));
+        }
+
+        /**
+         * Runs through {@code runs}, with no listener and no after-harness step; the results
+         * directory is the one under the launcher's {@linkplain RunLauncher#stateDir() state dir}.
+         */
+        static Executor of(RunLauncher runs) {
+            Objects.requireNonNull(runs, "runs");
             return new Executor() {
                 @Override
-                public Attempt run(String runId, RunSpec spec) {
-                    RunRecord r = runner.run(spec, runId);
-                    return new Attempt(r.result(), runner.results().resultsDir(), r.resultDir());
+                public Attempt run(String runId, RunSpec spec) throws Exception {
+                    RunRecord r = runs.run(spec, runId, HarnessListener.NONE, AfterHarness.NONE);
+                    Path state = runs.stateDir();
+                    return new Attempt(r.result(), state == null ? null : ResultIndex.of(state).resultsDir(),
+                            r.resultDir());
                 }
 
                 @Override
                 public boolean bail(String runId) {
-                    return runner.bail(runId);
+                    return runs.bail(runId);
                 }
 
                 @Override
                 public Path stateDir() {
-                    return runner.stateDir();
+                    return runs.stateDir();
                 }
             };
         }
@@ -146,49 +157,33 @@ public final class PgWorker implements AutoCloseable {
     }
 
     private final PgQueue queue;
-    private final Executor executor;
     private final String name;
-    private final int concurrency;
-    private final Duration lease;
-    private final Duration heartbeat;
-    private final Duration pollInterval;
-    private final Duration writeRetry;
-    private final RetryPolicy retry;
-    private final ArtifactCaps caps;
-    private final boolean exitWhenIdle;
-
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private final Map<String, RunningAttempt> active = new ConcurrentHashMap<>(); // runId -> attempt
-    private final ExecutorService pool;
     private final ScheduledExecutorService beat;
-    private final AtomicInteger claimed = new AtomicInteger();
     private final AttemptWriter writer;
-    private final LeaseHeartbeat heartbeatTask;
-    private final LocalClaims claims; // null: the executor has no local state dir
-    private volatile boolean stop;
-    private boolean closed;
+    private final PgWork work;
+    private final WorkerLoop<RunningAttempt> loop;
 
     private PgWorker(Builder b) {
         this.queue = b.queue;
-        this.executor = b.executor;
         this.name = b.name != null ? b.name : defaultName();
-        this.concurrency = b.concurrency;
-        this.lease = b.lease;
-        this.heartbeat = b.heartbeat;
-        this.pollInterval = b.pollInterval;
-        this.writeRetry = b.writeRetry;
-        this.retry = b.retry;
-        this.caps = b.caps;
-        this.exitWhenIdle = b.exitWhenIdle;
-        AtomicInteger n = new AtomicInteger();
-        this.pool = Executors.newFixedThreadPool(concurrency, r -> daemon(r, "harness4j-pg-run-" + n.incrementAndGet()));
-        this.writer = new AttemptWriter(queue, name, retry, caps, writeRetry, pollInterval);
-        this.heartbeatTask = new LeaseHeartbeat(queue, executor, name, lease, active);
-        this.claims = executor.stateDir() == null ? null : new LocalClaims(executor.stateDir());
+        this.writer = new AttemptWriter(queue, name, b.retry, b.caps, b.writeRetry, b.pollInterval);
         this.beat = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "harness4j-pg-heartbeat"));
+        this.work = new PgWork(queue, b.executor, name, b.concurrency, b.lease, b.heartbeat, b.exitWhenIdle, writer, beat);
+        this.loop = WorkerLoop.builder(work).concurrency(b.concurrency).pollInterval(b.pollInterval)
+                .threadName("harness4j-pg-run").build();
     }
 
+    /** A worker running the claimed entries through {@code runs} (usually {@link RunLauncher#of}). */
+    public static Builder builder(PgQueue queue, RunLauncher runs) {
+        return new Builder(queue, Executor.of(runs));
+    }
+
+    /**
+     * A worker running the claimed entries through an {@link Executor}.
+     *
+     * @deprecated use {@link #builder(PgQueue, RunLauncher)}
+     */
+    @Deprecated
     public static Builder builder(PgQueue queue, Executor executor) {
         return new Builder(queue, executor);
     }
@@ -201,135 +196,27 @@ public final class PgWorker implements AutoCloseable {
     /**
      * Migrates the schema (refusing a newer one), then claims and runs entries until {@link
      * #stop()}, or, with {@link Builder#exitWhenIdle}, until no entry is queued or running
-     * anywhere. Blocks the calling thread.
+     * anywhere. Blocks the calling thread. The loop is core's {@link WorkerLoop}, the one a
+     * file queue's {@code QueueProcessor} runs too.
      *
      * @throws DatabaseUnavailableException when the database cannot be reached at start
      * @throws SchemaTooNewException when the database holds a newer schema
      */
     public Summary run() throws InterruptedException {
-        queue.database().migrate();
-        if (claims != null) {
-            LeftoverSweep.sweep(claims, executor.stateDir(), queue, name);
-        }
-        long beatMs = heartbeat.toMillis();
-        beat.scheduleWithFixedDelay(heartbeatTask::renew, beatMs, beatMs, TimeUnit.MILLISECONDS);
-        log.info("worker {} on {}: concurrency {}, lease {}, heartbeat {}", name, queue.database().url(), concurrency,
-                lease, heartbeat);
-        while (!stop) {
-            boolean claimedOne = false;
-            try {
-                queue.reapExpired().forEach((id, state) -> log.info("worker {}: the lease on entry {} expired; now {}",
-                        name, id, state));
-                while (!stop && active.size() < concurrency) {
-                    var got = queue.claim(name, lease);
-                    if (got.isEmpty()) {
-                        break;
-                    }
-                    launch(got.get());
-                    claimedOne = true;
-                }
-                if (exitWhenIdle && active.isEmpty() && !claimedOne && queue.counts(null).active() == 0) {
-                    break;
-                }
-            } catch (DatabaseUnavailableException e) {
-                log.warn("worker {}: the database is unreachable; the {} running attempts go on, claims resume when it"
-                        + " is back: {}", name, active.size(), e.getMessage());
-            }
-            if (!claimedOne) {
-                awaitChange(pollInterval);
-            }
-        }
-        awaitActiveEnd();
-        return writer.summary(claimed.get(), stop);
-    }
-
-    private void launch(PgLease l) {
-        RunningAttempt r = new RunningAttempt(l);
-        if (claims != null) {
-            claims.add(l.runId(), l.entryId(), name); // before the run starts: a kill -9 from here on is swept at restart
-        }
-        active.put(l.runId(), r);
-        claimed.incrementAndGet();
-        log.debug("worker {}: claimed entry {} as run {} (attempt {})", name, l.entryId(), l.runId(), l.attempt());
-        pool.execute(() -> work(r));
-    }
-
-    private void work(RunningAttempt r) {
-        PgLease l = r.lease;
-        Attempt attempt;
-        try {
-            attempt = executor.run(l.runId(), l.spec());
-            if (attempt == null) {
-                throw new IllegalStateException("the executor returned nothing for run " + l.runId());
-            }
-        } catch (Exception | Error e) {
-            log.error("worker {}: run {} of entry {} failed outside the harness", name, l.runId(), l.entryId(), e);
-            attempt = Attempt.of(HarnessResult.builder(dev.harness4j.api.Outcome.ERROR, l.spec().model())
-                    .reason("the runner failed: " + e).build());
-        }
-        r.executing = false;
-        try {
-            writer.record(l, attempt);
-        } finally {
-            if (claims != null) {
-                claims.remove(l.runId());
-            }
-            active.remove(l.runId());
-            signal();
-        }
-    }
-
-    private void awaitChange(Duration d) throws InterruptedException {
-        lock.lock();
-        try {
-            changed.await(d.toMillis(), TimeUnit.MILLISECONDS);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void signal() {
-        lock.lock();
-        try {
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void awaitActiveEnd() throws InterruptedException {
-        while (!active.isEmpty()) {
-            awaitChange(pollInterval);
-        }
+        boolean stopped = loop.run();
+        return writer.summary(work.claimed(), stopped);
     }
 
     /** Ends {@link #run()} once the running attempts finish; claims nothing new. */
     public void stop() {
-        stop = true;
-        signal();
+        loop.stop(QueueProcessor.StopMode.FINISH);
     }
 
     /** Stops, bails the running attempts, waits up to {@link #DEFAULT_CLOSE_TIMEOUT}, and stops the threads. */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        stop();
-        active.keySet().forEach(executor::bail);
-        pool.shutdown();
-        try {
-            if (!pool.awaitTermination(DEFAULT_CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                log.warn("worker {}: {} attempts still running after {}", name, active.size(), DEFAULT_CLOSE_TIMEOUT);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
         beat.shutdownNow();
-        pool.shutdownNow();
     }
 
     private static Thread daemon(Runnable r, String threadName) {

@@ -10,6 +10,7 @@ import dev.harness4j.api.Invocation;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.process.Sandbox;
+import dev.harness4j.core.queue.RunLauncher;
 import dev.harness4j.testkit.bench.ScriptedProvider;
 import dev.harness4j.testkit.fake.FakeHarness;
 import dev.harness4j.testkit.model.Scenario;
@@ -44,7 +45,7 @@ public final class TestWorkerMain {
                         .providers(new ScriptedProvider(server)).sandbox(Sandbox.OFF).build();
                 PgDatabase db = PgDatabase.builder(url).user(PgServer.USER).passwordFromEnvironment(System.getenv())
                         .applicationName("harness4j-test-" + name).build();
-                PgWorker worker = PgWorker.builder(new PgQueue(db), PgWorker.Executor.of(runner)).name(name)
+                PgWorker worker = PgWorker.builder(new PgQueue(db), RunLauncher.of(runner)).name(name)
                         .concurrency(concurrency).lease(lease).heartbeat(heartbeat)
                         .pollInterval(Duration.ofMillis(200)).exitWhenIdle(true).build()) {
             server.script("m", Scenario.builder().say("done").build()); // the fake harness never asks it

@@ -5,14 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.core.internal.Json;
 import dev.harness4j.core.internal.Checks;
-import dev.harness4j.core.internal.FileLocks;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,6 +22,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * ({@code queued}, {@code running}, {@code interrupted}) live in {@code <dir>/<entryId>.json};
  * finished ones ({@code done}, {@code failed}) move to {@code <dir>/finished/<entryId>.json}, so
  * {@link #listActive()}, which a processor polls, reads only what can still run, however long the
- * history grows.
+ * history grows; and it parses only the files that changed since the last listing (the others are
+ * recognised by their file key, size and time, see {@link ActiveFileCache}).
  *
  * <p>An entry's id is its file name. A file in the active directory that is not a readable entry
  * of the id its name says (a stray copy, a hand edit, a document from another schema) or that
@@ -65,18 +66,21 @@ import org.slf4j.LoggerFactory;
 public final class FileQueueStore implements QueueStore {
     /** How long {@link #update} waits for another process's lock on an entry: 10 s. */
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
+    /** How often a wait for a held lock asks whether to give up ({@link #update(String, UnaryOperator, BooleanSupplier)}): 50 ms. */
+    public static final Duration GIVE_UP_CHECK = EntryLocks.GIVE_UP_CHECK;
 
     private static final Logger log = LoggerFactory.getLogger(FileQueueStore.class);
     private static final String SUFFIX = ".json";
 
     private final Path dir;
     private final Path finished;
-    private final Path locks;
     private final Path quarantine;
-    private final Duration lockTimeout;
+    private final EntryLocks entryLocks;
     private final ObjectMapper json = Json.mapper();
     /** Files that could not be moved aside: warned about once, skipped after. */
     private final Set<Path> unmovable = ConcurrentHashMap.newKeySet();
+    /** What the last listings parsed, kept while the files are unchanged. */
+    private final ActiveFileCache parsed = new ActiveFileCache();
 
     /** A store in {@code dir} (created when missing) with {@link #DEFAULT_LOCK_TIMEOUT}. */
     public FileQueueStore(Path dir) {
@@ -85,12 +89,12 @@ public final class FileQueueStore implements QueueStore {
 
     public FileQueueStore(Path dir, Duration lockTimeout) {
         Objects.requireNonNull(dir, "dir");
-        this.lockTimeout = Checks.positive(lockTimeout, "lockTimeout");
+        Checks.positive(lockTimeout, "lockTimeout");
         try {
             Files.createDirectories(dir);
             this.dir = dir.toRealPath();
             this.finished = Files.createDirectories(this.dir.resolve("finished"));
-            this.locks = Files.createDirectories(this.dir.resolve("locks"));
+            this.entryLocks = new EntryLocks(this.dir, Files.createDirectories(this.dir.resolve("locks")), lockTimeout);
             this.quarantine = Files.createDirectories(this.dir.resolve("quarantine"));
         } catch (IOException e) {
             throw new HarnessException("cannot create the queue directory " + dir + ": " + e.getMessage()
@@ -144,15 +148,23 @@ public final class FileQueueStore implements QueueStore {
     @Override
     public List<QueueEntry> listActive() {
         List<QueueEntry> out = new ArrayList<>();
+        Set<Path> good = new HashSet<>();
         for (Path f : jsonFiles(dir)) {
             if (unmovable.contains(f)) {
                 continue;
             }
             String id = idOf(f);
-            Optional<QueueEntry> e = id == null ? Optional.empty() : readQuietly(f);
+            long statMillis = System.currentTimeMillis();
+            BasicFileAttributes attrs = id == null ? null : attributes(f);
+            QueueEntry known = attrs == null ? null : parsed.get(f, attrs);
+            Optional<QueueEntry> e = known != null ? Optional.of(known) : id == null ? Optional.empty() : readQuietly(f);
             if (e.isPresent() && e.get().id().equals(id) && !e.get().state().isTerminal()
                     && !Files.exists(finishedFile(id))) {
                 out.add(e.get());
+                good.add(f);
+                if (known == null && attrs != null) {
+                    parsed.put(f, attrs, statMillis, e.get());
+                }
             } else if (Files.exists(f)) {
                 try {
                     settle(f, id).ifPresent(out::add);
@@ -161,30 +173,54 @@ public final class FileQueueStore implements QueueStore {
                 }
             }
         }
+        parsed.retain(good);
         out.sort(ORDER);
         return out;
     }
 
+    /** The file's attributes, or null when they cannot be read (then the file is parsed, as before). */
+    private static BasicFileAttributes attributes(Path f) {
+        try {
+            return Files.readAttributes(f, BasicFileAttributes.class);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     @Override
     public Optional<QueueEntry> update(String id, UnaryOperator<QueueEntry> change) {
+        return update(id, change, () -> false);
+    }
+
+    /**
+     * {@inheritDoc} A wait for another process's lock on the entry is given up within {@link
+     * #GIVE_UP_CHECK} of {@code giveUp} turning true.
+     */
+    @Override
+    public Optional<QueueEntry> update(String id, UnaryOperator<QueueEntry> change, BooleanSupplier giveUp) {
+        Objects.requireNonNull(giveUp, "giveUp");
         if (!QueueEntry.isValidId(id)) {
             return Optional.empty();
         }
-        return withLock(id, () -> {
-            Optional<QueueEntry> current = current(id);
-            if (current.isEmpty()) {
-                return Optional.empty();
-            }
-            QueueEntry next = change.apply(current.get());
-            if (next == null || next == current.get()) {
-                return Optional.empty();
-            }
-            if (!next.id().equals(id)) {
-                throw new IllegalArgumentException("an update must keep the entry id " + id + ", got " + next.id());
-            }
-            write(next);
-            return Optional.of(next);
-        });
+        try {
+            return entryLocks.call(id, giveUp, () -> {
+                Optional<QueueEntry> current = current(id);
+                if (current.isEmpty()) {
+                    return Optional.empty();
+                }
+                QueueEntry next = change.apply(current.get());
+                if (next == null || next == current.get()) {
+                    return Optional.empty();
+                }
+                if (!next.id().equals(id)) {
+                    throw new IllegalArgumentException("an update must keep the entry id " + id + ", got " + next.id());
+                }
+                write(next);
+                return Optional.of(next);
+            });
+        } catch (EntryLocks.GaveUp e) {
+            return Optional.empty();
+        }
     }
 
     @Override
@@ -213,10 +249,6 @@ public final class FileQueueStore implements QueueStore {
 
     private Path finishedFile(String id) {
         return finished.resolve(id + SUFFIX);
-    }
-
-    private Path lockFile(String id) {
-        return locks.resolve(id + ".lock");
     }
 
     /** The id a file name says, or null when the name is no entry id. */
@@ -359,25 +391,8 @@ public final class FileQueueStore implements QueueStore {
         }
     }
 
-    private interface Locked<T> {
-        T call() throws IOException;
-    }
-
-    private <T> T withLock(String id, Locked<T> body) {
-        Path lock = lockFile(id);
-        try {
-            return FileLocks.withLock(lock, lockTimeout, () -> timeout(id), body::call);
-        } catch (FileAlreadyExistsException e) {
-            throw new HarnessException("queue entry " + id + " already exists in " + dir, e);
-        } catch (IOException e) {
-            throw new HarnessException("cannot lock queue entry " + lock + ": " + e
-                    + (Files.isDirectory(dir) ? "" : " (the queue directory was deleted)"), e);
-        }
-    }
-
-    private HarnessException timeout(String id) {
-        return new QueueEntryLockedException(id, "queue entry " + id + " stayed locked by another process for more than "
-                + lockTimeout.toMillis() + " ms (is a processor stuck? its lock file is " + lockFile(id) + ")");
+    private <T> T withLock(String id, EntryLocks.Body<T> body) {
+        return entryLocks.call(id, () -> false, body);
     }
 
     @Override

@@ -1,29 +1,18 @@
 package dev.harness4j.core.queue;
 
 import dev.harness4j.api.HarnessException;
+import dev.harness4j.api.HarnessListener;
 import dev.harness4j.api.HarnessResult;
-import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.AfterHarness;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.internal.Checks;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs a {@link RunQueue}'s entries: sequentially by default, or several at once under caps per
@@ -32,15 +21,16 @@ import org.slf4j.LoggerFactory;
  * and a graceful stop that lets running entries finish or bails them.
  *
  * <pre>{@code
- * try (QueueProcessor p = QueueProcessor.builder(queue, (runId, spec) -> runner.run(runId, spec))
+ * try (QueueProcessor p = QueueProcessor.builder(queue, RunLauncher.of(runner))
  *         .concurrency(2).providerCap("anthropic", 1).pause(Duration.ofSeconds(5)).build()) {
  *     QueueProcessor.Summary s = p.runAll();   // blocks until nothing is queued any more
  * }
  * }</pre>
  *
  * <p>{@link #runAll()} first {@linkplain RunQueue#recover() recovers} what a crashed process left
- * running (unless turned off). The executor must run the spec under the run id it is given
+ * running (unless turned off). The launcher must run the spec under the run id it is given
  * (the run marker and the workspace {@code <stateDir>/runs/<runId>} are what recovery cleans).
+ * The loop itself is the {@link WorkerLoop} a PostgreSQL worker runs too.
  *
  * <p><b>Caps are exact within one processor and best-effort across processes.</b> Before it
  * claims, a processor counts the {@code running} entries of every process sharing the queue, so
@@ -54,14 +44,16 @@ public final class QueueProcessor implements AutoCloseable {
     /** How often the processor looks at the queue when nothing signals a change: 500 ms. */
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(500);
     /** How long {@link #close()} waits for bailed runs to end: 60 s. */
-    public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_CLOSE_TIMEOUT = WorkerLoop.DEFAULT_CLOSE_TIMEOUT;
 
-    /** How many times a worker tries to write how an attempt ended before it gives up: 5. */
-    static final int RECORD_ATTEMPTS = 5;
-
-    private static final Logger log = LoggerFactory.getLogger(QueueProcessor.class);
-
-    /** Runs one attempt; the seam to {@code HarnessRunner}. */
+    /**
+     * Runs one attempt and returns its result: the form of the runner seam before {@link
+     * RunLauncher}, kept for one release (a {@link RunLauncher} is turned into one by {@link
+     * #of(RunLauncher)}).
+     *
+     * @deprecated implement {@link RunLauncher} and use {@link QueueProcessor#builder(RunQueue, RunLauncher)}
+     */
+    @Deprecated
     public interface Executor {
         /** Runs {@code spec} as run {@code runId} and returns its result; should not throw. */
         HarnessResult run(String runId, RunSpec spec) throws Exception;
@@ -76,16 +68,21 @@ public final class QueueProcessor implements AutoCloseable {
          * finds their marker and workspace); the runner's result is on disk when this returns.
          */
         static Executor of(HarnessRunner runner) {
-            Objects.requireNonNull(runner, "runner");
+            return of(RunLauncher.of(runner));
+        }
+
+        /** Runs entries through {@code runs}, with no listener and no after-harness step. */
+        static Executor of(RunLauncher runs) {
+            Objects.requireNonNull(runs, "runs");
             return new Executor() {
                 @Override
-                public HarnessResult run(String runId, RunSpec spec) {
-                    return runner.run(spec, runId).result();
+                public HarnessResult run(String runId, RunSpec spec) throws Exception {
+                    return runs.run(spec, runId, HarnessListener.NONE, AfterHarness.NONE).result();
                 }
 
                 @Override
                 public boolean bail(String runId) {
-                    return runner.bail(runId);
+                    return runs.bail(runId);
                 }
             };
         }
@@ -127,46 +124,27 @@ public final class QueueProcessor implements AutoCloseable {
         }
     }
 
-    private final RunQueue queue;
-    private final Executor executor;
-    private final int concurrency;
-    private final Scheduler scheduler;
-    private final Duration pause;
-    private final Duration pollInterval;
-    private final Listener listener;
-    private final boolean recoverOnStart;
-    private final Clock clock;
-
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private final Map<String, QueueEntry> active = new LinkedHashMap<>(); // runId -> attempt
-    private final ExecutorService workers;
-    private final Tally tally = new Tally();
-    private final Map<String, Instant> providerPausedUntil = new HashMap<>(); // rate limits seen here
-    private StopMode stop;
-    private volatile HarnessException fatal;
-    private boolean dirty; // something changed since the loop last looked
-    private Instant nextStartAt = Instant.MIN;
-    private boolean closed;
+    private final WorkerLoop<QueueEntry> loop;
+    private final QueueWork work;
 
     private QueueProcessor(Builder b) {
-        this.queue = b.queue;
-        this.executor = b.executor;
-        this.concurrency = b.concurrency;
-        this.scheduler = new Scheduler(queue, b.harnessCaps, b.providerCaps);
-        this.pause = b.pause;
-        this.pollInterval = b.pollInterval;
-        this.listener = b.listener;
-        this.recoverOnStart = b.recoverOnStart;
-        this.clock = b.clock;
-        AtomicInteger n = new AtomicInteger();
-        this.workers = Executors.newFixedThreadPool(concurrency, r -> {
-            Thread t = new Thread(r, "harness4j-queue-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.work = new QueueWork(b.queue, b.executor, new Scheduler(b.queue, b.harnessCaps, b.providerCaps), b.listener,
+                b.recoverOnStart, b.pollInterval, b.clock);
+        this.loop = WorkerLoop.builder(work).concurrency(b.concurrency).pollInterval(b.pollInterval).pause(b.pause)
+                .clock(b.clock).threadName("harness4j-queue").build();
     }
 
+    /** A processor running the entries through {@code runs} (usually {@link RunLauncher#of}). */
+    public static Builder builder(RunQueue queue, RunLauncher runs) {
+        return new Builder(queue, Executor.of(runs));
+    }
+
+    /**
+     * A processor running the entries through an {@link Executor}.
+     *
+     * @deprecated use {@link #builder(RunQueue, RunLauncher)}
+     */
+    @Deprecated
     public static Builder builder(RunQueue queue, Executor executor) {
         return new Builder(queue, executor);
     }
@@ -177,222 +155,15 @@ public final class QueueProcessor implements AutoCloseable {
      *
      * <p>Reading the queue and claiming happen outside the processor's lock, so a {@link #stop}
      * returns at once even while a claim waits for an entry another process holds; such an
-     * entry is skipped and tried again later.
+     * entry is skipped and tried again later, and a claim waiting on it when the processor stops
+     * gives up within {@link FileQueueStore#GIVE_UP_CHECK}, so this returns promptly after a stop.
      *
      * @throws HarnessException when the queue can no longer be read (its directory was deleted,
      *     say): the running entries are bailed first, and nothing is started after
      */
     public Summary runAll() throws InterruptedException {
-        if (recoverOnStart) {
-            queue.recover();
-        }
-        while (true) {
-            Instant now;
-            boolean idleBefore;
-            boolean mayStart;
-            Map<String, Instant> pauses;
-            lock.lock();
-            try {
-                if (stop != null || fatal != null) {
-                    awaitActiveEnd();
-                    if (fatal != null) {
-                        throw fatal;
-                    }
-                    return tally.summary(true);
-                }
-                dirty = false;
-                now = clock.instant();
-                // read before the listing: while nothing of ours runs, nothing of ours changes the queue
-                idleBefore = active.isEmpty();
-                mayStart = active.size() < concurrency && !now.isBefore(nextStartAt);
-                pauses = new HashMap<>(providerPausedUntil);
-            } finally {
-                lock.unlock();
-            }
-            Instant wakeAt = now.plus(pollInterval);
-            try {
-                List<QueueEntry> entries = queue.activeEntries();
-                boolean anyQueued = entries.stream().anyMatch(e -> e.state() == QueueEntry.State.QUEUED);
-                if (!anyQueued && idleBefore) {
-                    return tally.summary(false);
-                }
-                if (mayStart) {
-                    wakeAt = scheduler.startWhatFits(entries, now, wakeAt, pauses, this::full, this::launch);
-                }
-            } catch (HarnessException e) {
-                failFast(e);
-                continue;
-            }
-            lock.lock();
-            try {
-                if (now.isBefore(nextStartAt) && nextStartAt.isBefore(wakeAt)) {
-                    wakeAt = nextStartAt;
-                }
-                long waitMs = Math.max(1, Duration.between(clock.instant(), wakeAt).toMillis());
-                if (!dirty && stop == null && fatal == null) {
-                    changed.await(waitMs, TimeUnit.MILLISECONDS);
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
-    }
-
-    /** Under the lock: waits for this processor's runs to end, bailing them on a BAIL stop or a failure. */
-    private void awaitActiveEnd() throws InterruptedException {
-        while (!active.isEmpty()) {
-            if (stop == StopMode.BAIL || fatal != null) {
-                // again each round: a run that had not started yet missed the first bail
-                active.keySet().forEach(executor::bail);
-            }
-            changed.await(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
-        }
-    }
-
-    /** The queue cannot be read any more: start nothing, bail what runs, and fail {@link #runAll()} once. */
-    private void failFast(HarnessException cause) {
-        lock.lock();
-        try {
-            if (fatal == null) {
-                fatal = new HarnessException("the queue processor stopped, bailing its " + active.size()
-                        + " running runs: " + cause.getMessage(), cause);
-            }
-            active.keySet().forEach(executor::bail);
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean full() {
-        lock.lock();
-        try {
-            return active.size() >= concurrency || stop != null || fatal != null;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void launch(QueueEntry attempt) {
-        lock.lock();
-        try {
-            active.put(attempt.runId(), attempt);
-        } finally {
-            lock.unlock();
-        }
-        tally.started();
-        safe(() -> listener.started(attempt));
-        workers.execute(() -> work(attempt));
-    }
-
-    private void work(QueueEntry attempt) {
-        HarnessResult result = null;
-        Throwable thrown = null;
-        try {
-            result = executor.run(attempt.runId(), attempt.spec());
-            if (result == null) {
-                throw new IllegalStateException("the executor returned no result for run " + attempt.runId());
-            }
-        } catch (Exception | Error e) {
-            thrown = e;
-        }
-        try {
-            if (result != null && result.outcome() == Outcome.RATE_LIMITED) {
-                pauseProvider(attempt.spec().provider(), result);
-            }
-            HarnessResult r = result;
-            Throwable t = thrown;
-            Optional<Optional<QueueEntry>> recorded = record(attempt, t == null ? () -> queue.finish(attempt, r)
-                    : () -> queue.fail(attempt, "the runner failed: " + t));
-            if (t != null) {
-                if (recorded.isPresent()) {
-                    log.error("run {} of queue entry {} failed outside the harness", attempt.runId(), attempt.id(), t);
-                } else {
-                    log.debug("run {} of queue entry {} failed outside the harness", attempt.runId(), attempt.id(), t);
-                }
-            }
-            recorded.flatMap(x -> x).ifPresent(after -> {
-                tally.ended(after);
-                safe(() -> listener.finished(after, r));
-            });
-        } finally {
-            lock.lock();
-            try {
-                active.remove(attempt.runId());
-                nextStartAt = clock.instant().plus(pause);
-                dirty = true;
-                changed.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        }
-        if (thrown instanceof Error err) {
-            throw err;
-        }
-    }
-
-    /**
-     * Writes how an attempt ended, trying {@link #RECORD_ATTEMPTS} times with a doubling wait
-     * (from the poll interval) between tries; gives up early when the processor has failed.
-     *
-     * @return what the write returned, or empty when it could not be written (then the entry is
-     *     listed in the summary's {@code unrecorded})
-     */
-    private Optional<Optional<QueueEntry>> record(QueueEntry attempt, Supplier<Optional<QueueEntry>> write) {
-        long waitMs = pollInterval.toMillis();
-        HarnessException last = null;
-        for (int i = 1; i <= RECORD_ATTEMPTS; i++) {
-            try {
-                return Optional.of(write.get());
-            } catch (HarnessException e) {
-                last = e;
-            }
-            wakeLoop(); // let the loop look at the queue now: a lost queue directory fails it fast
-            if (i == RECORD_ATTEMPTS || fatal != null || !sleep(waitMs)) {
-                break;
-            }
-            waitMs *= 2;
-        }
-        tally.unrecorded(attempt.id());
-        if (fatal == null) {
-            log.error("could not record how run {} of queue entry {} ended; the entry stays running under this"
-                    + " process (pid {}), and RunQueue.recover() queues it again once this process has exited: {}",
-                    attempt.runId(), attempt.id(), attempt.owner().pid(), last.getMessage());
-        }
-        return Optional.empty();
-    }
-
-    private boolean sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-            return fatal == null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private void wakeLoop() {
-        lock.lock();
-        try {
-            dirty = true;
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Keeps the provider paused until the limit's reset, whatever becomes of the entry that hit it. */
-    private void pauseProvider(String provider, HarnessResult result) {
-        Instant now = clock.instant();
-        Instant until = result.retryAt() != null && result.retryAt().isAfter(now)
-                ? result.retryAt() : now.plus(queue.retryPolicy().rateLimitWait());
-        lock.lock();
-        try {
-            providerPausedUntil.merge(provider, until, (x, y) -> x.isAfter(y) ? x : y);
-        } finally {
-            lock.unlock();
-        }
+        boolean stopped = loop.run();
+        return work.tally().summary(stopped);
     }
 
     /**
@@ -402,62 +173,18 @@ public final class QueueProcessor implements AutoCloseable {
      * the running entries have ended. A later BAIL upgrades a FINISH.
      */
     public void stop(StopMode mode) {
-        Objects.requireNonNull(mode, "mode");
-        lock.lock();
-        try {
-            if (stop == null || mode == StopMode.BAIL) {
-                stop = mode;
-            }
-            if (mode == StopMode.BAIL) {
-                active.keySet().forEach(executor::bail);
-            }
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        loop.stop(mode);
     }
 
     /** How many of this processor's runs are running now. */
     public int runningCount() {
-        lock.lock();
-        try {
-            return active.size();
-        } finally {
-            lock.unlock();
-        }
+        return loop.runningCount();
     }
 
     /** Bails what runs, waits up to {@link #DEFAULT_CLOSE_TIMEOUT} for it to end, and stops the threads; idempotent. */
     @Override
     public void close() {
-        lock.lock();
-        try {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        } finally {
-            lock.unlock();
-        }
-        stop(StopMode.BAIL);
-        workers.shutdown();
-        try {
-            if (!workers.awaitTermination(DEFAULT_CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                log.warn("queue runs did not end within {} s of the stop", DEFAULT_CLOSE_TIMEOUT.toSeconds());
-                workers.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            workers.shutdownNow();
-        }
-    }
-
-    private static void safe(Runnable r) {
-        try {
-            r.run();
-        } catch (RuntimeException e) {
-            log.warn("queue listener failed: {}", e.toString());
-        }
+        loop.close();
     }
 
     /** Builds a {@link QueueProcessor}. */

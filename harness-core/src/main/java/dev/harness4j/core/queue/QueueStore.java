@@ -2,6 +2,7 @@ package dev.harness4j.core.queue;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -34,12 +35,12 @@ public interface QueueStore extends AutoCloseable {
 
     /**
      * The entries that are not finished ({@code queued}, {@code running}, {@code interrupted}),
-     * oldest first: what a {@link QueueProcessor} polls. A store should make this cost what the
-     * unfinished entries cost, not the whole history; the default filters {@link #list()}.
+     * oldest first: what a {@link QueueProcessor} polls, often, and what {@link RunQueue#recover()}
+     * reads. It should cost what the unfinished entries cost, not the whole history: a store (or a
+     * store that wraps another) implements it on its own, never by filtering {@link #list()}, which
+     * nothing on the claim path calls.
      */
-    default List<QueueEntry> listActive() {
-        return list().stream().filter(e -> !e.state().isTerminal()).toList();
-    }
+    List<QueueEntry> listActive();
 
     /**
      * Atomically replaces an entry by {@code change(current)}. {@code change} may be called on
@@ -50,6 +51,17 @@ public interface QueueStore extends AutoCloseable {
      *     it unchanged
      */
     Optional<QueueEntry> update(String id, UnaryOperator<QueueEntry> change);
+
+    /**
+     * As {@link #update(String, UnaryOperator)}, but gives up while waiting for another holder of
+     * the entry (another process's lock on it) once {@code giveUp} says so: then nothing is
+     * written and the result is empty. A processor claims this way, so that a stop is not held up
+     * by an entry another process keeps locked. The default waits as {@link #update(String,
+     * UnaryOperator)} does.
+     */
+    default Optional<QueueEntry> update(String id, UnaryOperator<QueueEntry> change, BooleanSupplier giveUp) {
+        return update(id, change);
+    }
 
     /** Removes an entry; false when there was none. */
     boolean remove(String id);

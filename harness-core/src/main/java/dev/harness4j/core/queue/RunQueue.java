@@ -21,6 +21,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -149,8 +150,18 @@ public final class RunQueue {
      * @throws QueueEntryLockedException when another process holds the entry's lock too long
      */
     public Optional<QueueEntry> claim(String id) {
+        return claim(id, () -> false);
+    }
+
+    /**
+     * As {@link #claim(String)}, but gives up waiting for another process's lock on the entry once
+     * {@code giveUp} says so (then empty: nothing claimed). A {@link QueueProcessor} claims this
+     * way, so that its stop is not held up by a locked entry.
+     */
+    public Optional<QueueEntry> claim(String id, BooleanSupplier giveUp) {
+        Objects.requireNonNull(giveUp, "giveUp");
         Instant now = clock.instant();
-        return store.update(id, e -> e.isDue(now) ? e.claimed(self, newId("r", now), now) : null);
+        return store.update(id, e -> e.isDue(now) ? e.claimed(self, newId("r", now), now) : null, giveUp);
     }
 
     /**

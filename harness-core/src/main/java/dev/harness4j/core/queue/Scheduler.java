@@ -38,7 +38,8 @@ final class Scheduler {
 
     /**
      * Claims due entries of the snapshot {@code entries} and hands each to {@code launch}, until
-     * {@code full} says no slot is left or the entries run out.
+     * {@code full} says no slot is left (or the processor stopped) or the entries run out. A claim
+     * waiting for another process's lock on an entry gives up as soon as {@code full} says so.
      *
      * @param pausedProviders providers paused until the given instant by a rate limit this
      *     processor saw, whatever became of the entry that reported it
@@ -93,7 +94,7 @@ final class Scheduler {
             }
             Optional<QueueEntry> claimed;
             try {
-                claimed = queue.claim(e.id());
+                claimed = queue.claim(e.id(), full); // full once stopped: a held lock does not keep a stop waiting
             } catch (QueueEntryLockedException locked) {
                 log.warn("skipping queue entry {} for {} s: {}", e.id(), CONTENDED_RETRY.toSeconds(),
                         locked.getMessage());

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,6 +152,27 @@ class FileQueueStoreTest {
         store.list();
         try (var aside = Files.list(dir.resolve("quarantine"))) {
             assertThat(aside.map(f -> f.getFileName().toString())).containsExactly("copy-of-entry.json");
+        }
+    }
+
+    @Test
+    void aListingSeesEveryWriteOfAnotherProcessAtOnceEvenOfTheSameSizeWithinOneClockTick() throws Exception {
+        FileQueueStore lister = new FileQueueStore(dir);
+        FileQueueStore writer = new FileQueueStore(dir); // as another process: its own parse cache
+        Instant t = Instant.parse("2026-12-01T10:00:00Z"); // one instant: every version of the document has one size
+        writer.add(QueueEntry.queued("q-1", QueueTesting.spec("aider", "p", "m"), t));
+        Files.setLastModifiedTime(dir.resolve("q-1.json"), FileTime.from(Instant.now().minusSeconds(3600)));
+        assertThat(lister.listActive()).extracting(QueueEntry::lastOutcome).containsOnlyNulls(); // parsed and kept
+
+        for (int i = 0; i < 300; i++) {
+            // two writes: the second file may get the first one's inode back, within the same tick
+            String between = String.format("b-%03d", i);
+            String outcome = String.format("o-%03d", i);
+            writer.update("q-1", e -> e.requeued(null, between, "again", t));
+            writer.update("q-1", e -> e.requeued(null, outcome, "again", t));
+
+            assertThat(lister.listActive()).extracting(QueueEntry::lastOutcome).as("listing %d", i)
+                    .containsExactly(outcome);
         }
     }
 }
