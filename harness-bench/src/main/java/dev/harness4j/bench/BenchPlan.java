@@ -3,7 +3,6 @@ package dev.harness4j.bench;
 import dev.harness4j.api.Isolation;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.core.AutonomyPreamble;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.Preflight;
 import dev.harness4j.core.ResultIndex;
@@ -160,13 +159,16 @@ public final class BenchPlan {
         }
     }
 
-    /** The spec of one combo; its prompt framed by the {@link dev.harness4j.core.AutonomyPreamble}. */
+    /**
+     * The spec of one combo; its prompt is the task's as written: the runner frames it (its
+     * autonomy preamble and phase-report contract, unless the runner is built without them).
+     */
     public RunSpec spec(Combo c) {
         BenchTask t = c.task();
         Path repo = setupRepos.containsKey(t.id()) ? setupRepos.get(t.id()) : t.repo().orElse(baseline);
         String taskRef = setupRepos.containsKey(t.id()) ? null : t.repo().isPresent() ? t.ref().orElse(null) : ref;
         RunSpec.Builder b = RunSpec.builder(c.harness(), c.provider()).model(c.resolvedModel())
-                .prompt(AutonomyPreamble.frame(t.prompt())).baseline(repo).ref(taskRef)
+                .prompt(t.prompt()).baseline(repo).ref(taskRef)
                 .isolation(isolation).limits(t.limits().orElse(limits)).task(c.label()).trial(c.trial());
         options.forEach(b::option);
         return b.build();

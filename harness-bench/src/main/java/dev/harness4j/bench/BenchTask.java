@@ -50,8 +50,8 @@ public final class BenchTask {
      * A task with a name and a prompt only: the plan's baseline, no verifier.
      *
      * @param name a short label, e.g. {@code hello-file}
-     * @param prompt what the agent is asked to do (the {@link dev.harness4j.core.AutonomyPreamble}
-     *     is added when the spec is made)
+     * @param prompt what the agent is asked to do (the runner adds its {@link
+     *     dev.harness4j.core.AutonomyPreamble} when it runs the spec)
      */
     public static BenchTask of(String name, String prompt) {
         return builder(name).instruction(prompt).build();

@@ -143,6 +143,11 @@ public final class HarnessRunner implements AutoCloseable {
         return stages.stream().filter(type::isInstance).map(type::cast).findFirst();
     }
 
+    /** The resolvers this runner asks, in order (the given ones, then the discovered ones); for {@link Preflight}. */
+    List<dev.harness4j.api.ProviderResolver> providerResolvers() {
+        return providers.resolvers();
+    }
+
     /** The adapters this runner knows. */
     public HarnessRegistry registry() {
         return registry;

@@ -97,7 +97,7 @@ public final class Preflight {
      * @return the model ids, or empty when no catalogue is known (none listed, or another resolver)
      */
     public Optional<List<String>> catalogue(String provider) {
-        for (ProviderResolver r : runner.providers) {
+        for (ProviderResolver r : runner.providerResolvers()) {
             if (r instanceof Providers p) {
                 Optional<ProviderConfig> c = p.config(provider);
                 if (c.isPresent()) {
