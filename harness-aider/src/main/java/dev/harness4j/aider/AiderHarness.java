@@ -67,6 +67,11 @@ public final class AiderHarness implements Harness {
     }
 
     @Override
+    public int apiVersion() {
+        return API_VERSION; // the harness-api contract this adapter was built against
+    }
+
+    @Override
     public CompletionMode completionMode() {
         return CompletionMode.OPAQUE;
     }

@@ -112,6 +112,11 @@ public final class ClaudeCodeHarness implements Harness {
     }
 
     @Override
+    public int apiVersion() {
+        return API_VERSION; // the harness-api contract this adapter was built against
+    }
+
+    @Override
     public CompletionMode completionMode() {
         return CompletionMode.STRUCTURED;
     }

@@ -70,6 +70,11 @@ public final class CodexHarness implements Harness {
     }
 
     @Override
+    public int apiVersion() {
+        return API_VERSION; // the harness-api contract this adapter was built against
+    }
+
+    @Override
     public CompletionMode completionMode() {
         return CompletionMode.OPAQUE;
     }

@@ -73,6 +73,11 @@ public final class QwenHarness implements Harness {
     }
 
     @Override
+    public int apiVersion() {
+        return API_VERSION; // the harness-api contract this adapter was built against
+    }
+
+    @Override
     public CompletionMode completionMode() {
         return CompletionMode.OPAQUE;
     }

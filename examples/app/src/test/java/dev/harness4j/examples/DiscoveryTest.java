@@ -26,6 +26,8 @@ class DiscoveryTest {
         assertThat(registry.require("claude-code").completionMode()).isEqualTo(CompletionMode.STRUCTURED);
         assertThat(registry.require("opencode").completionMode()).isEqualTo(CompletionMode.OPAQUE);
         assertThat(registry.require(NotesAgentHarness.ID)).isInstanceOf(NotesAgentHarness.class);
+        assertThat(registry.harnesses()).as("each declares the harness-api contract it was built against")
+                .allSatisfy(h -> assertThat(h.apiVersion()).isEqualTo(dev.harness4j.api.Harness.API_VERSION));
     }
 
     @ParameterizedTest
