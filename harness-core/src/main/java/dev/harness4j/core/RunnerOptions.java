@@ -8,7 +8,7 @@ import dev.harness4j.core.internal.workspace.Workspaces;
 import dev.harness4j.core.pipeline.Key;
 import dev.harness4j.core.pipeline.RunStage;
 import dev.harness4j.core.pipeline.Slot;
-import dev.harness4j.core.process.Bubblewrap;
+import dev.harness4j.core.internal.process.Bubblewrap;
 import dev.harness4j.core.process.ProcessSupervisor;
 import dev.harness4j.core.process.Sandbox;
 import dev.harness4j.core.provider.GatewayOptions;

@@ -15,7 +15,7 @@ import dev.harness4j.api.SandboxNetwork;
 import dev.harness4j.api.Secret;
 import dev.harness4j.api.Termination;
 import dev.harness4j.core.internal.meter.Upstream;
-import dev.harness4j.core.process.Bubblewrap;
+import dev.harness4j.core.internal.process.Bubblewrap;
 import dev.harness4j.core.process.RunMarker;
 import dev.harness4j.core.process.Sandbox;
 import java.io.IOException;

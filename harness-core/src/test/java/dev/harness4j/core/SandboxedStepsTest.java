@@ -7,7 +7,7 @@ import dev.harness4j.api.Login;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.api.SandboxNetwork;
-import dev.harness4j.core.process.Bubblewrap;
+import dev.harness4j.core.internal.process.Bubblewrap;
 import dev.harness4j.core.process.Sandbox;
 import java.io.IOException;
 import java.io.UncheckedIOException;

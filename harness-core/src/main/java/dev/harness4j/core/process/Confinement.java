@@ -1,5 +1,9 @@
 package dev.harness4j.core.process;
 
+import dev.harness4j.core.internal.process.Bubblewrap;
+
+import dev.harness4j.core.internal.process.MeterRelay;
+
 import dev.harness4j.api.SandboxNetwork;
 import java.nio.file.Path;
 import java.util.List;

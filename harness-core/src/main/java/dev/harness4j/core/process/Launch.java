@@ -1,5 +1,7 @@
 package dev.harness4j.core.process;
 
+import dev.harness4j.core.internal.process.Bubblewrap;
+
 import dev.harness4j.api.Invocation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,7 @@
 package dev.harness4j.core.process;
 
+import dev.harness4j.core.internal.process.Bubblewrap;
+
 import dev.harness4j.api.HarnessListener;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Limits;

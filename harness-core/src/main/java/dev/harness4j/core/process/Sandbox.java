@@ -1,5 +1,7 @@
 package dev.harness4j.core.process;
 
+import dev.harness4j.core.internal.process.Bubblewrap;
+
 /**
  * Whether a runner confines each harness process in a bubblewrap sandbox ({@link Bubblewrap}):
  * the whole file system read-only except the run's workspace and scratch dir, an empty HOME of

@@ -4,8 +4,8 @@
  * whole process tree so that nothing carrying the run's {@link
  * dev.harness4j.core.process.RunMarker marker} survives; optionally confined in a bubblewrap
  * sandbox ({@link dev.harness4j.core.process.Confinement}, {@link
- * dev.harness4j.core.process.Bubblewrap}) whose network reaches only the meter ({@link
- * dev.harness4j.core.process.MeterRelay}).
+ * dev.harness4j.core.internal.process.Bubblewrap}) whose network reaches only the meter ({@link
+ * dev.harness4j.core.internal.process.MeterRelay}).
  *
  * <pre>{@code
  * try (ProcessSupervisor supervisor = ProcessSupervisor.builder().build()) {
@@ -14,3 +14,7 @@
  * }</pre>
  */
 package dev.harness4j.core.process;
+
+import dev.harness4j.core.internal.process.Bubblewrap;
+
+import dev.harness4j.core.internal.process.MeterRelay;

@@ -11,7 +11,7 @@ import dev.harness4j.core.pipeline.RunOutcome;
 import dev.harness4j.core.pipeline.RunStage;
 import dev.harness4j.core.pipeline.RunStore;
 import dev.harness4j.core.pipeline.Slot;
-import dev.harness4j.core.process.Bubblewrap;
+import dev.harness4j.core.internal.process.Bubblewrap;
 import dev.harness4j.core.process.Confinement;
 import dev.harness4j.core.process.Sandbox;
 import java.nio.file.Path;

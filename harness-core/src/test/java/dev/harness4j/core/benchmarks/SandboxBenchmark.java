@@ -2,9 +2,9 @@ package dev.harness4j.core.benchmarks;
 
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.SandboxNetwork;
-import dev.harness4j.core.process.Bubblewrap;
+import dev.harness4j.core.internal.process.Bubblewrap;
 import dev.harness4j.core.process.Confinement;
-import dev.harness4j.core.process.MeterRelay;
+import dev.harness4j.core.internal.process.MeterRelay;
 import dev.harness4j.core.process.ProcessOutcome;
 import dev.harness4j.core.process.ProcessRequest;
 import dev.harness4j.core.process.ProcessSupervisor;

@@ -1,5 +1,7 @@
 package dev.harness4j.core.process;
 
+import dev.harness4j.core.internal.process.Bubblewrap;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.harness4j.api.SandboxNetwork;

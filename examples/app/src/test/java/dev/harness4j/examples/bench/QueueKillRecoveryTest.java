@@ -8,7 +8,7 @@ import dev.harness4j.api.RunSpec;
 import dev.harness4j.api.SandboxNetwork;
 import dev.harness4j.core.ResultIndex;
 import dev.harness4j.core.ResultQuery;
-import dev.harness4j.core.process.Bubblewrap;
+import dev.harness4j.core.internal.process.Bubblewrap;
 import dev.harness4j.core.process.RunMarker;
 import dev.harness4j.core.queue.QueueEntry;
 import dev.harness4j.core.queue.RunQueue;

@@ -1,4 +1,4 @@
-package dev.harness4j.core.process;
+package dev.harness4j.core.internal.process;
 
 /**
  * Starts a meter relay (in {@code java.io.tmpdir}), prints {@code relay <socket path>} and waits

@@ -1,4 +1,6 @@
-package dev.harness4j.core.process;
+package dev.harness4j.core.internal.process;
+
+import dev.harness4j.core.process.Confinement;
 
 import dev.harness4j.api.SandboxNetwork;
 import java.io.IOException;

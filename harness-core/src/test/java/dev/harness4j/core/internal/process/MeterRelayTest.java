@@ -1,4 +1,4 @@
-package dev.harness4j.core.process;
+package dev.harness4j.core.internal.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
