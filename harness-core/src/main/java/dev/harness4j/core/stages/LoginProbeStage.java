@@ -123,7 +123,7 @@ public final class LoginProbeStage implements RunStage {
         RunSecrets secrets = store.require(RunKeys.SECRETS);
         try {
             secrets.addAll(inv.secretValues());
-            String key = cacheKey(run, inv, ctx);
+            String key = cacheKey(run, inv, ctx, store.get(CoreKeys.CONFINEMENT).isPresent());
             Login cached = cached(key);
             if (cached == null) {
                 cached = LoginCacheFile.read(cacheDir(run), key, cacheTtl);
@@ -160,7 +160,8 @@ public final class LoginProbeStage implements RunStage {
                 return Login.unknown();
             }
             remember(key, l);
-            if (!cacheTtl.isZero() && l.status() != Login.Status.UNKNOWN) {
+            if (!cacheTtl.isZero() && l.status() == Login.Status.LOGGED_IN) {
+                // only a login on disk: a user who logs in after a refusal must not wait out the TTL in other processes
                 LoginCacheFile.write(cacheDir(run), key, l, cacheTtl);
             }
             return l;
@@ -199,12 +200,12 @@ public final class LoginProbeStage implements RunStage {
     }
 
     /**
-     * What makes a probe's answer: the harness, the CLI's binary (its real path, size and time), the
+     * What makes a probe's answer: whether it is confined (it sees another HOME), the harness, the CLI's binary (its real path, size and time), the
      * provider, the probe's command, environment and files with this run's own paths and id taken
      * out; hashed (SHA-256) so that no key sits in the cache.
      */
-    private static String cacheKey(RunContext run, Invocation inv, HarnessContext ctx) {
-        StringBuilder sb = new StringBuilder(run.harness().id()).append('\0').append(LoginCacheFile.identity(run.executable()))
+    private static String cacheKey(RunContext run, Invocation inv, HarnessContext ctx, boolean confined) {
+        StringBuilder sb = new StringBuilder(confined ? "confined" : "unconfined").append('\0').append(run.harness().id()).append('\0').append(LoginCacheFile.identity(run.executable()))
                 .append('\0').append(run.provider().name()).append('\0')
                 .append(run.provider().baseUrl()).append('\0').append(String.join("\0", inv.command()));
         new TreeMap<>(inv.environment()).forEach((k, v) -> sb.append('\0').append(k).append('=').append(v));
