@@ -106,6 +106,9 @@ public record Execution(
     /**
      * An execution whose end time is not known ({@code finishedAt} is {@code null}).
      *
+     * @deprecated without its instants, what the process printed cannot be dated (a relative
+     *     rate-limit wait comes out empty): use {@link #builder(HarnessContext, Invocation)}
+     *
      * @param context the context the invocation was prepared from
      * @param invocation what was started
      * @param exitCode the process's exit code, or {@code null} when it never started or was killed
@@ -116,6 +119,7 @@ public record Execution(
      * @param changes what changed in the workspace
      * @param duration wall time from start to exit
      */
+    @Deprecated
     public Execution(HarnessContext context, Invocation invocation, Integer exitCode, Termination termination,
             Path stdout, Path stderr, GitChanges changes, Duration duration) {
         this(context, invocation, exitCode, termination, stdout, stderr, changes, duration, null, null);
@@ -198,6 +202,102 @@ public record Execution(
      */
     public String stderrTailText(int maxBytes) {
         return tailText(stderr, maxBytes);
+    }
+
+    /**
+     * A builder of an execution, for adapter tests: it exited with code 0 unless told otherwise,
+     * changed nothing, and its instants are always set (it finished when {@code build()} is
+     * called, one second after it started, unless given).
+     *
+     * <pre>{@code
+     * Execution ex = Execution.builder(ctx, invocation).exitCode(1).stdout(out).stderr(err).build();
+     * }</pre>
+     *
+     * @param context the context the invocation was prepared from
+     * @param invocation what was started
+     * @return a new builder
+     */
+    public static Builder builder(HarnessContext context, Invocation invocation) {
+        return new Builder(context, invocation);
+    }
+
+    /** Builds an {@link Execution} with its instants defaulted; see {@link #builder}. */
+    public static final class Builder {
+        private final HarnessContext context;
+        private final Invocation invocation;
+        private Integer exitCode = 0;
+        private Termination termination = Termination.exited();
+        private Path stdout;
+        private Path stderr;
+        private GitChanges changes = GitChanges.none(GitChanges.NO_COMMIT);
+        private Instant startedAt;
+        private Instant finishedAt;
+
+        private Builder(HarnessContext context, Invocation invocation) {
+            this.context = Objects.requireNonNull(context, "context");
+            this.invocation = Objects.requireNonNull(invocation, "invocation");
+        }
+
+        /**
+         * Sets the exit code; default 0.
+         *
+         * @param v the exit code, or {@code null} when none could be read
+         * @return this builder
+         */
+        public Builder exitCode(Integer v) { this.exitCode = v; return this; }
+        /**
+         * Sets how it ended; default exited.
+         *
+         * @param v the termination
+         * @return this builder
+         */
+        public Builder termination(Termination v) { this.termination = Objects.requireNonNull(v, "termination"); return this; }
+        /**
+         * Sets the stdout file (required; it need not exist).
+         *
+         * @param v the file
+         * @return this builder
+         */
+        public Builder stdout(Path v) { this.stdout = v; return this; }
+        /**
+         * Sets the stderr file (required; it need not exist).
+         *
+         * @param v the file
+         * @return this builder
+         */
+        public Builder stderr(Path v) { this.stderr = v; return this; }
+        /**
+         * Sets what changed; default nothing.
+         *
+         * @param v the changes
+         * @return this builder
+         */
+        public Builder changes(GitChanges v) { this.changes = Objects.requireNonNull(v, "changes"); return this; }
+        /**
+         * Sets when it started and finished; default one second before {@code build()}, and then.
+         *
+         * @param start when it started
+         * @param end when it finished, not before {@code start}
+         * @return this builder
+         */
+        public Builder times(Instant start, Instant end) {
+            this.startedAt = Objects.requireNonNull(start, "start");
+            this.finishedAt = Objects.requireNonNull(end, "end");
+            return this;
+        }
+
+        /**
+         * Builds the execution.
+         *
+         * @return the execution, its duration the time between its instants
+         * @throws NullPointerException when stdout or stderr was not set
+         */
+        public Execution build() {
+            Instant end = finishedAt != null ? finishedAt : Instant.now();
+            Instant start = startedAt != null ? startedAt : end.minusSeconds(1);
+            return new Execution(context, invocation, exitCode, termination, stdout, stderr, changes,
+                    Duration.between(start, end), start, end);
+        }
     }
 
     /**
