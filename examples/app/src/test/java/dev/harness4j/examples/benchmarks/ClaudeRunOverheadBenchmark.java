@@ -59,6 +59,18 @@ public final class ClaudeRunOverheadBenchmark {
                         .providers(new ScriptedProvider(server)).sandbox(Sandbox.OFF).metering(false)
                         .loginProbe(false).build()) {
             Path repo = repo(root.resolve("repo"));
+            // first runs: the raw CLI's, then a new runner's with every default stage (sandbox probed once,
+            // login probed), then another new runner's on the same state dir (the login answer kept on disk)
+            script(server);
+            double rawFirst = rawRun(claude, cli, server, repo, root.resolve("raw-first"));
+            double[] firsts = new double[2];
+            for (int k = 0; k < 2; k++) {
+                try (HarnessRunner fresh = HarnessRunner.builder().stateDir(root.resolve("state-first"))
+                        .providers(new ScriptedProvider(server)).build()) {
+                    script(server);
+                    firsts[k] = runnerRun(fresh, repo);
+                }
+            }
             List<Double> raw = new ArrayList<>();
             List<Double> viaRunner = new ArrayList<>();
             List<Double> bare = new ArrayList<>();
@@ -83,6 +95,9 @@ public final class ClaudeRunOverheadBenchmark {
                     runnerMedian, Collections.min(viaRunner), runnerMedian / rawMedian);
             System.out.printf(Locale.ROOT, "  for attribution: through HarnessRunner with metering and the login probe off "
                     + "median %.0f ms, ratio %.3f to raw%n", median(bare), median(bare) / rawMedian);
+            System.out.printf(Locale.ROOT, "  first runs: raw CLI %.0f ms; a new runner with every default stage (sandbox "
+                    + "on) %.0f ms; another new runner on the same state dir %.0f ms (warm, sandbox off: %.0f ms)%n",
+                    rawFirst, firsts[0], firsts[1], runnerMedian);
         } finally {
             try (var paths = Files.walk(root)) {
                 for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
