@@ -7,6 +7,8 @@ import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Runs one attempt of a spec: the one seam between what schedules runs (a {@link
@@ -55,7 +57,16 @@ public interface RunLauncher {
     /** The same runs, with {@code bail} and {@code stateDir} still answered by this launcher. */
     default RunLauncher around(RunLauncher run) {
         Objects.requireNonNull(run, "run");
-        RunLauncher self = this;
+        return compose(run, this::bail, this::stateDir);
+    }
+
+    /** Runs through {@code runner}: its {@code run}, {@code bail} and state dir. */
+    static RunLauncher of(HarnessRunner runner) {
+        Objects.requireNonNull(runner, "runner");
+        return compose(runner::run, runner::bail, runner::stateDir);
+    }
+
+    private static RunLauncher compose(RunLauncher run, Predicate<String> bail, Supplier<Path> stateDir) {
         return new RunLauncher() {
             @Override
             public RunRecord run(RunSpec spec, String runId, HarnessListener listener, AfterHarness afterHarness)
@@ -65,33 +76,12 @@ public interface RunLauncher {
 
             @Override
             public boolean bail(String runId) {
-                return self.bail(runId);
+                return bail.test(runId);
             }
 
             @Override
             public Path stateDir() {
-                return self.stateDir();
-            }
-        };
-    }
-
-    /** Runs through {@code runner}: its {@code run}, {@code bail} and state dir. */
-    static RunLauncher of(HarnessRunner runner) {
-        Objects.requireNonNull(runner, "runner");
-        return new RunLauncher() {
-            @Override
-            public RunRecord run(RunSpec spec, String runId, HarnessListener listener, AfterHarness afterHarness) {
-                return runner.run(spec, runId, listener, afterHarness);
-            }
-
-            @Override
-            public boolean bail(String runId) {
-                return runner.bail(runId);
-            }
-
-            @Override
-            public Path stateDir() {
-                return runner.stateDir();
+                return stateDir.get();
             }
         };
     }
