@@ -8,16 +8,11 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.Secret;
-import dev.harness4j.api.Termination;
 import dev.harness4j.core.internal.meter.Upstream;
 import dev.harness4j.core.internal.run.ChainFixture;
 import dev.harness4j.core.internal.run.WorkspaceStage;
-import dev.harness4j.core.pipeline.RunChain;
 import dev.harness4j.core.pipeline.RunKeys;
-import dev.harness4j.core.pipeline.RunOutcome;
 import dev.harness4j.core.pipeline.RunStage;
-import dev.harness4j.core.pipeline.Slot;
-import dev.harness4j.core.process.ProcessOutcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -27,7 +22,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -90,27 +84,17 @@ class MeterCredentialTest {
 
     /** Calls the model once per key scheme with the secret it was handed, then once with a made-up key. */
     private RunStage agent() {
-        return new RunStage() {
-            @Override
-            public Slot slot() {
-                return Slot.HARNESS;
-            }
-
-            @Override
-            public RunOutcome run(RunChain chain) {
-                ResolvedProvider p = chain.store().require(RunKeys.PROVIDER);
-                seen.set(p);
-                String token = p.secret().reveal();
-                answers.add(call(p.v1Url() + "/messages", "x-api-key", token));
-                answers.add(call(p.v1Url() + "/chat/completions", "authorization", "Bearer " + token));
-                answers.add(call(p.rootUrl() + GEMINI, "x-goog-api-key", token));
-                answers.add(call(p.rootUrl() + GEMINI + "?alt=sse&key=" + token, null, null));
-                answers.add(call(p.v1Url() + "/chat/completions", "authorization", "Bearer sk-made-up-by-the-agent"));
-                Instant now = Instant.now();
-                return chain.outcome().process(new ProcessOutcome(0, new Termination(Termination.Kind.EXITED, null),
-                        now, now, 1)).result(HarnessResult.builder(Outcome.COMPLETED, "m").build());
-            }
-        };
+        return ChainFixture.terminal(chain -> {
+            ResolvedProvider p = chain.store().require(RunKeys.PROVIDER);
+            seen.set(p);
+            String token = p.secret().reveal();
+            answers.add(call(p.v1Url() + "/messages", "x-api-key", token));
+            answers.add(call(p.v1Url() + "/chat/completions", "authorization", "Bearer " + token));
+            answers.add(call(p.rootUrl() + GEMINI, "x-goog-api-key", token));
+            answers.add(call(p.rootUrl() + GEMINI + "?alt=sse&key=" + token, null, null));
+            answers.add(call(p.v1Url() + "/chat/completions", "authorization", "Bearer sk-made-up-by-the-agent"));
+            return HarnessResult.builder(Outcome.COMPLETED, "m").build();
+        });
     }
 
     @Test
