@@ -1,6 +1,7 @@
 package dev.harness4j.core.stages;
 
 import dev.harness4j.api.ResolvedProvider;
+import dev.harness4j.api.Secret;
 import dev.harness4j.api.Termination;
 import dev.harness4j.core.MeterSummary;
 import dev.harness4j.core.internal.meter.BodyRecorder;
@@ -27,6 +28,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -39,12 +41,20 @@ import java.util.Optional;
  * refines an opaque CLI's outcome, and a cost comes from {@link Builder#prices} when the model
  * has a price. A provider that is the CLI's own login has no endpoint to proxy: noted, not metered.
  *
+ * <p>The agent never holds the provider's key (nor a gateway's per-run key): its provider's secret
+ * is a random per-run token, a run secret, that works only on the run's meter path while the run
+ * is live; the meter sends the real key upstream. meta.json's {@code credential} says where the
+ * key was: {@code {"held_by": "meter"}}, {@code "none"} for a keyless provider, {@code "agent
+ * environment"} for the CLI's own login.
+ *
  * <pre>{@code
  * HarnessRunner.builder().stage(MeterStage.builder().recordBodies(true).stopAfterRateLimits(3).build())
  * }</pre>
  */
 public final class MeterStage implements RunStage {
     private static final String REQUESTS = "requests.jsonl";
+    private static final String CREDENTIAL = "credential";
+    private static final String HELD_BY = "held_by";
 
     private final boolean recordBodies;
     private final Integer stopAfterRateLimits;
@@ -95,6 +105,7 @@ public final class MeterStage implements RunStage {
         if (run.provider().usesCliLogin()) {
             chain.outcome().note("the wire was not metered: provider " + run.provider().name() + " is the CLI's own "
                     + "login and has no endpoint to proxy; tokens, cost and served model are the adapter's");
+            chain.outcome().section(CREDENTIAL, Map.of(HELD_BY, "agent environment"));
             return chain.proceed();
         }
         String model = run.model();
@@ -125,6 +136,9 @@ public final class MeterStage implements RunStage {
         Path io = store.require(RunKeys.IO_DIR);
         Meter m = meter();
         MeterRun metered = open(m, run, store.require(RunKeys.PROVIDER), hooks, price, io);
+        Secret token = metered.provider().secret(); // in place of the real key, which stays in the meter
+        store.require(RunKeys.SECRETS).add(token == null ? null : token.reveal());
+        chain.outcome().section(CREDENTIAL, Map.of(HELD_BY, token == null ? "none" : "meter"));
         store.put(RunKeys.PROVIDER, metered.provider());
         store.put(RunKeys.METER_PORT, m.port());
         store.put(CoreKeys.REQUESTS, io.resolve(REQUESTS));

@@ -29,7 +29,8 @@ import java.util.concurrent.Executors;
 /**
  * What the metering proxy adds on loopback: per request (a small non-streamed JSON answer, full
  * round trip) and to the time to first byte of a streamed answer, direct against through the
- * meter, round robin so load drifts hit both alike; then a 100 MB streamed answer through the
+ * meter without a key to swap against through the meter swapping the run's token for the real key,
+ * round robin so load drifts hit all three alike; then a 100 MB streamed answer through the
  * meter (run it with {@code -Xmx64m} to check the meter's memory is bounded). Args: {@code
  * [requests=2000] [streamMegabytes=100]}.
  *
@@ -95,25 +96,35 @@ public final class MeterBenchmark {
         Path tmp = Files.createTempDirectory("h4j-meter-bench");
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try (Meter meter = Meter.start()) {
-            MeterRun run = meter.open("bench", new ResolvedProvider("bench", EnumSet.of(ApiStyle.ANTHROPIC), direct,
-                    Secret.of("sk-bench"), AuthScheme.API_KEY, "bench-model"), MeterRun.Hooks.NONE, Limits.NONE, null,
-                    tmp.resolve("requests.jsonl"));
+            // the same forwarding with and without the credential swap: a keyless provider passes the
+            // client's key header on untouched; a keyed one checks the run's token and swaps the real key in
+            MeterRun plain = meter.open("bench-plain", provider(direct, null), MeterRun.Hooks.NONE, Limits.NONE, null,
+                    tmp.resolve("requests-plain.jsonl"));
+            MeterRun run = meter.open("bench", provider(direct, Secret.of("sk-bench-real-key")), MeterRun.Hooks.NONE,
+                    Limits.NONE, null, tmp.resolve("requests.jsonl"));
+            URI unswapped = URI.create(plain.provider().rootUrl());
             URI metered = URI.create(run.provider().rootUrl());
+            String token = run.provider().secret().reveal();
             for (int i = 0; i < n / 4; i++) { // warm-up: JIT, connection pools
-                request(client, direct, false);
-                request(client, metered, false);
-                request(client, direct, true);
-                request(client, metered, true);
+                for (boolean stream : new boolean[] {false, true}) {
+                    request(client, direct, "sk-bench", stream);
+                    request(client, unswapped, "sk-bench", stream);
+                    request(client, metered, token, stream);
+                }
             }
-            long[][] small = new long[2][n];
-            long[][] ttfb = new long[2][n];
+            long[][] small = new long[3][n];
+            long[][] ttfb = new long[3][n];
             for (int i = 0; i < n; i++) {
-                small[0][i] = request(client, direct, false);
-                small[1][i] = request(client, metered, false);
-                ttfb[0][i] = request(client, direct, true);
-                ttfb[1][i] = request(client, metered, true);
+                small[0][i] = request(client, direct, "sk-bench", false);
+                small[1][i] = request(client, unswapped, "sk-bench", false);
+                small[2][i] = request(client, metered, token, false);
+                ttfb[0][i] = request(client, direct, "sk-bench", true);
+                ttfb[1][i] = request(client, unswapped, "sk-bench", true);
+                ttfb[2][i] = request(client, metered, token, true);
             }
-            System.out.printf("loopback, %d requests each, round robin (microseconds)%n", n);
+            plain.finish();
+            System.out.printf("loopback, %d requests each, round robin (microseconds); metered = no key to swap, "
+                    + "swapped = the run's token checked and the real key swapped in%n", n);
             report("round trip, small JSON", small);
             report("time to first byte, SSE", ttfb);
 
@@ -140,12 +151,20 @@ public final class MeterBenchmark {
         }
     }
 
-    private static long request(HttpClient client, URI base, boolean stream) throws Exception {
+    private static ResolvedProvider provider(URI direct, Secret key) {
+        return new ResolvedProvider("bench", EnumSet.of(ApiStyle.ANTHROPIC), direct, key, AuthScheme.API_KEY,
+                "bench-model");
+    }
+
+    private static long request(HttpClient client, URI base, String key, boolean stream) throws Exception {
         URI uri = URI.create(base + (stream ? "/v1/stream/messages?bytes=20000" : "/v1/messages"));
         long t0 = System.nanoTime();
-        HttpResponse<InputStream> resp = client.send(HttpRequest.newBuilder(uri).header("x-api-key", "sk-bench")
+        HttpResponse<InputStream> resp = client.send(HttpRequest.newBuilder(uri).header("x-api-key", key)
                 .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"bench-model\",\"max_tokens\":100}")).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
+        if (resp.statusCode() != 200) {
+            throw new IllegalStateException("the benchmark's request to " + uri + " got " + resp.statusCode());
+        }
         long elapsed;
         try (InputStream in = resp.body()) {
             if (stream) {
@@ -161,16 +180,24 @@ public final class MeterBenchmark {
     }
 
     private static void report(String what, long[][] t) {
-        long[] d = t[0].clone();
-        long[] m = t[1].clone();
-        Arrays.sort(d);
-        Arrays.sort(m);
+        System.out.printf("%-26s direct %s | metered %s (+%d) | swapped %s (+%d) | swap added median %d%n", what,
+                stats(t[0]), stats(t[1]), addedMedian(t[1], t[0]), stats(t[2]), addedMedian(t[2], t[0]),
+                addedMedian(t[2], t[1]));
+    }
+
+    private static String stats(long[] t) {
+        long[] s = t.clone();
+        Arrays.sort(s);
+        return String.format("median %5d p90 %5d", s[s.length / 2], s[s.length * 9 / 10]);
+    }
+
+    /** The median of the per-round differences {@code b[i] - a[i]}. */
+    private static long addedMedian(long[] b, long[] a) {
         List<Long> added = new ArrayList<>();
-        for (int i = 0; i < t[0].length; i++) {
-            added.add(t[1][i] - t[0][i]);
+        for (int i = 0; i < a.length; i++) {
+            added.add(b[i] - a[i]);
         }
         added.sort(null);
-        System.out.printf("%-26s direct median %5d p90 %5d | metered median %5d p90 %5d | added median %5d%n", what,
-                d[d.length / 2], d[d.length * 9 / 10], m[m.length / 2], m[m.length * 9 / 10], added.get(added.size() / 2));
+        return added.get(added.size() / 2);
     }
 }

@@ -29,7 +29,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * One request through the meter: forwarded upstream as it arrives, the answer streamed back
  * chunk by chunk (each flushed at once), the wire read on the way, one {@link RequestRecord} at
- * the end. Header values are never logged or kept, except the rate-limit ones.
+ * the end. The run's token is swapped for the real key in the key headers and the {@code key}
+ * query parameter ({@link CredentialSwap}). Header values are never logged or kept, except the
+ * rate-limit ones.
  */
 final class Forwarding {
     /** Bytes of a request body kept to read its {@code model}; the rest only streams through. */
@@ -55,6 +57,7 @@ final class Forwarding {
     private BodyRecorder.Exchange bodies; // the call's bodies on their way to disk, or null
     private String contentType;
     private String contentEncoding;
+    private String query; // the raw query as it goes upstream (the real key swapped in), or null
 
     Forwarding(Meter meter, MeterRun run, HttpExchange ex, String rest) {
         this.meter = meter;
@@ -77,6 +80,15 @@ final class Forwarding {
 
     void run() throws IOException {
         boolean modelCall = method.equals("POST") && style != WireStyle.OTHER;
+        CredentialSwap credential = run.credential();
+        String rawQuery = ex.getRequestURI().getRawQuery();
+        query = credential.query(rawQuery);
+        if (rawQuery != null && query == null || !credential.acceptsHeaders(ex.getRequestHeaders())) {
+            Meter.refuse(ex, 401, CredentialSwap.NOT_LIVE);
+            run.end(this, record(401, null, null, new WireReading(style), Map.of(), "refused: "
+                    + CredentialSwap.NOT_LIVE, 0, 0));
+            return;
+        }
         String refusal = run.begin(this, modelCall);
         if (refusal != null) {
             Meter.refuse(ex, 503, refusal);
@@ -198,20 +210,21 @@ final class Forwarding {
 
     private HttpResponse<InputStream> send(Capture capture)
             throws IOException, InterruptedException, TimeoutException, ExecutionException {
-        String query = ex.getRequestURI().getRawQuery();
         URI target = URI.create(run.upstreamRoot() + rest + (query == null ? "" : "?" + query));
         HttpRequest.Builder b = HttpRequest.newBuilder(target).timeout(Meter.RESPONSE_TIMEOUT);
         if (target.getScheme().equals("http")) {
             b.version(HttpClient.Version.HTTP_1_1);
         }
         Headers h = ex.getRequestHeaders();
+        CredentialSwap credential = run.credential();
         for (Map.Entry<String, List<String>> e : h.entrySet()) {
             String name = e.getKey().toLowerCase(Locale.ROOT);
             if (HOP_BY_HOP.contains(name)) {
                 continue;
             }
+            boolean key = credential.keyed() && CredentialSwap.HEADERS.contains(name);
             for (String v : e.getValue()) {
-                b.header(e.getKey(), v);
+                b.header(e.getKey(), key ? credential.header(v) : v);
             }
         }
         long length = -1;

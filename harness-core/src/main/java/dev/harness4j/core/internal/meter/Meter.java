@@ -34,7 +34,10 @@ import org.slf4j.LoggerFactory;
  * {@link MeterRun} whose base URL is {@code http://127.0.0.1:<port>/r/<token>} (plus {@code /v1}
  * when the real one ends so), with a random 128-bit token; the meter forwards what arrives there
  * byte for byte to the real endpoint and reads the wire on the way. A request without a live
- * run's token is refused (404) and forwarded nowhere. Thread-safe; {@link #close()} is idempotent.
+ * run's path is refused (404) and forwarded nowhere. The run's provider holds a per-run token in
+ * place of the real key ({@link CredentialSwap}), which the meter swaps back on the way upstream;
+ * a key that is not the live run's token is refused (401). Thread-safe; {@link #close()} is
+ * idempotent.
  *
  * <p>Loading it sets the JVM-wide system property {@code sun.net.httpserver.nodelay} to {@code
  * true} unless already set: without TCP_NODELAY, every streamed chunk could wait ~40 ms for a
@@ -102,7 +105,8 @@ public final class Meter implements AutoCloseable {
     }
 
     /**
-     * Opens a run's metering: its provider now points at the meter.
+     * Opens a run's metering: its provider now points at the meter, with a per-run token for a
+     * key (none when {@code real} has none).
      *
      * @param runId the run's id (for logs)
      * @param real the real endpoint
@@ -122,8 +126,9 @@ public final class Meter implements AutoCloseable {
         String v1 = real.baseUrl().toString().replaceAll("/+$", "").endsWith("/v1") ? "/v1" : "";
         URI base = URI.create("http://" + InetAddress.getLoopbackAddress().getHostAddress() + ":" + port() + PREFIX
                 + token + v1);
-        MeterRun run = new MeterRun(this, runId, token, real, new ResolvedProvider(real.name(), real.apiStyles(), base,
-                real.secret(), real.auth(), real.model()), hooks, limits, price, requestsFile);
+        CredentialSwap credential = CredentialSwap.of(real.secret(), random);
+        MeterRun run = new MeterRun(this, runId, token, credential, real, new ResolvedProvider(real.name(),
+                real.apiStyles(), base, credential.token(), real.auth(), real.model()), hooks, limits, price, requestsFile);
         runs.put(token, run);
         return run;
     }
@@ -158,7 +163,11 @@ public final class Meter implements AutoCloseable {
             rest = end < 0 ? "" : path.substring(end);
         }
         if (run == null) {
-            refuse(ex, 404, "no live harness4j run has this path");
+            if (CredentialSwap.carriesKey(ex.getRequestHeaders(), ex.getRequestURI().getRawQuery())) {
+                refuse(ex, 401, CredentialSwap.NOT_LIVE); // a finished run's token, or a made-up one
+            } else {
+                refuse(ex, 404, "no live harness4j run has this path");
+            }
             return;
         }
         new Forwarding(this, run, ex, rest).run();

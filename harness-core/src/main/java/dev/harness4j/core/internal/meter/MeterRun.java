@@ -56,6 +56,7 @@ public final class MeterRun implements AutoCloseable {
     private final Meter meter;
     private final String runId;
     private final String token;
+    private final CredentialSwap credential;
     private final ResolvedProvider provider;
     private final String upstreamRoot;
     private final Hooks hooks;
@@ -85,11 +86,13 @@ public final class MeterRun implements AutoCloseable {
     private String budgetPassed;
     private MeterReport report;
 
-    MeterRun(Meter meter, String runId, String token, ResolvedProvider real, ResolvedProvider viaMeter, Hooks hooks,
-            Limits limits, ModelPrice price, Path requestsFile) throws IOException {
+    MeterRun(Meter meter, String runId, String token, CredentialSwap credential, ResolvedProvider real,
+            ResolvedProvider viaMeter, Hooks hooks, Limits limits, ModelPrice price, Path requestsFile)
+            throws IOException {
         this.meter = meter;
         this.runId = runId;
         this.token = token;
+        this.credential = credential;
         this.provider = viaMeter;
         this.upstreamRoot = real.rootUrl();
         this.runModel = real.model();
@@ -101,9 +104,17 @@ public final class MeterRun implements AutoCloseable {
                 StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
     }
 
-    /** The provider the adapter gets: the real one with its base URL pointing at the meter. */
+    /**
+     * The provider the adapter gets: the real one with its base URL pointing at the meter and, when
+     * the real one has a key, a per-run token for its secret (valid on this run's meter path while
+     * the run is live; the meter sends the real key upstream).
+     */
     public ResolvedProvider provider() {
         return provider;
+    }
+
+    CredentialSwap credential() {
+        return credential;
     }
 
     String upstreamRoot() {

@@ -57,7 +57,7 @@ class BodyRecordingTest {
 
     private HttpResponse<byte[]> post(MeterRun run, String path, byte[] body) throws Exception {
         return client.send(HttpRequest.newBuilder(URI.create(run.provider().baseUrl() + path))
-                .header("x-api-key", KEY).header("content-type", "application/json")
+                .header("x-api-key", run.provider().secret().reveal()).header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofByteArray());
     }

@@ -69,7 +69,7 @@ class GeminiMeterTest {
 
     private HttpResponse<String> post(MeterRun run, String pathAndQuery) throws Exception {
         return client.send(HttpRequest.newBuilder(URI.create(run.provider().rootUrl() + pathAndQuery))
-                .header("x-goog-api-key", KEY).header("content-type", "application/json")
+                .header("x-goog-api-key", run.provider().secret().reveal()).header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"contents\":[{\"role\":\"user\",\"parts\":[{\"text\":\"go\"}]}]}"))
                 .build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -109,7 +109,7 @@ class GeminiMeterTest {
         upstream.on(PATH, ex -> Upstream.send(ex, 200, "text/event-stream", SSE));
         try (MeterRun run = open()) {
             HttpResponse<String> header = post(run, PATH + "?alt=sse");
-            HttpResponse<String> query = post(run, PATH + "?alt=sse&key=" + KEY);
+            HttpResponse<String> query = post(run, PATH + "?alt=sse&key=" + run.provider().secret().reveal());
 
             assertThat(header.body()).isEqualTo(SSE);
             assertThat(query.body()).isEqualTo(SSE);
@@ -144,7 +144,7 @@ class GeminiMeterTest {
                 + "\"details\":[{\"@type\":\"type.googleapis.com/google.rpc.RetryInfo\",\"retryDelay\":\"37s\"}]}}"));
         try (MeterRun run = open()) {
             Instant before = Instant.now();
-            post(run, PATH + "?alt=sse&key=" + KEY);
+            post(run, PATH + "?alt=sse&key=" + run.provider().secret().reveal());
             RequestRecord r = run.finish().lastModel();
 
             assertThat(r.errorType()).isEqualTo("RESOURCE_EXHAUSTED");

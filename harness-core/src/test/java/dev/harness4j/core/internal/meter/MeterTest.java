@@ -110,7 +110,8 @@ class MeterTest {
         try (MeterRun run = open(upstream.url(""))) {
             URI url = URI.create(run.provider().v1Url() + "/messages?beta=true");
             HttpResponse<byte[]> resp = client.send(HttpRequest.newBuilder(url)
-                    .header("x-api-key", KEY).header("authorization", "Bearer " + KEY).header("anthropic-version", "2023-06-01")
+                    .header("x-api-key", run.provider().secret().reveal())
+                    .header("authorization", "Bearer " + run.provider().secret().reveal()).header("anthropic-version", "2023-06-01")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(requestBody)).build(), HttpResponse.BodyHandlers.ofByteArray());
 
             assertThat(resp.statusCode()).isEqualTo(200);
@@ -184,6 +185,19 @@ class MeterTest {
     }
 
     @Test
+    void aRunsTokenWorksOnlyOnItsOwnPath() throws Exception {
+        upstream.on("/v1/messages", ex -> Upstream.send(ex, 200, "application/json", "{}"));
+        try (MeterRun a = open(upstream.url("")); MeterRun b = meter.open("run-2", provider(upstream.url("")),
+                MeterRun.Hooks.NONE, Limits.NONE, null, tmp.resolve("requests-2.jsonl"))) {
+            HttpResponse<String> resp = client.send(HttpRequest.newBuilder(URI.create(b.provider().v1Url() + "/messages"))
+                    .header("x-api-key", a.provider().secret().reveal()).POST(HttpRequest.BodyPublishers.ofString("{}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(resp.statusCode()).isEqualTo(401);
+            assertThat(upstream.received).isEmpty();
+        }
+    }
+
+    @Test
     void anUnreachableUpstreamIsA502RecordedAsTransient() throws Exception {
         int dead;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -191,7 +205,8 @@ class MeterTest {
         }
         try (MeterRun run = open(URI.create("http://127.0.0.1:" + dead))) {
             HttpResponse<String> resp = client.send(HttpRequest.newBuilder(URI.create(run.provider().v1Url() + "/messages"))
-                    .header("x-api-key", KEY).POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).build(),
+                    .header("x-api-key", run.provider().secret().reveal())
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(resp.statusCode()).isEqualTo(502);
             assertThat(resp.body()).doesNotContain(KEY);

@@ -17,7 +17,7 @@ import java.util.concurrent.Executors;
 /** A real loopback HTTP server standing in for a model endpoint: each path answers as a test says. */
 public final class Upstream implements AutoCloseable {
     /** One received request: method, path, query, headers (lower-case names), body. */
-    record Received(String method, String path, String query, Map<String, List<String>> headers, byte[] body) {}
+    public record Received(String method, String path, String query, Map<String, List<String>> headers, byte[] body) {}
 
     @FunctionalInterface
     public interface Handler {
@@ -30,7 +30,7 @@ public final class Upstream implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    final List<Received> received = new CopyOnWriteArrayList<>();
+    public final List<Received> received = new CopyOnWriteArrayList<>();
     private final Map<String, Handler> handlers = new ConcurrentHashMap<>();
 
     public Upstream() throws IOException {
