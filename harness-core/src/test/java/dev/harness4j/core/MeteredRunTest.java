@@ -81,11 +81,12 @@ class MeteredRunTest {
         }
     }
 
-    private HarnessRunner runner(boolean metering) {
-        ProviderResolver p = new ProviderResolver() {
+    /** Provider {@code up}: the upstream's OpenAI-style endpoint, with {@code key} as a bearer token. */
+    static ProviderResolver upstreamProvider(Upstream upstream, String key) {
+        return new ProviderResolver() {
             @Override
             public Optional<ResolvedProvider> resolve(String provider, String model) {
-                return Optional.of(new ResolvedProvider("up", EnumSet.of(ApiStyle.OPENAI), upstream.url(""), Secret.of(KEY),
+                return Optional.of(new ResolvedProvider("up", EnumSet.of(ApiStyle.OPENAI), upstream.url(""), Secret.of(key),
                         AuthScheme.BEARER, model));
             }
 
@@ -94,6 +95,10 @@ class MeteredRunTest {
                 return Set.of("up");
             }
         };
+    }
+
+    private HarnessRunner runner(boolean metering) {
+        ProviderResolver p = upstreamProvider(upstream, KEY);
         return HarnessRunner.builder().stateDir(tmp.resolve("state")).metering(metering)
                 .sandbox(metering ? dev.harness4j.core.process.Sandbox.AUTO : dev.harness4j.core.process.Sandbox.OFF)
                 .registry(HarnessRegistry.builder().add(new CurlHarness()).build())

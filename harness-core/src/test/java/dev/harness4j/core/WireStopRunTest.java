@@ -4,23 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.harness4j.api.ApiStyle;
-import dev.harness4j.api.AuthScheme;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.ProviderResolver;
-import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.api.Secret;
 import dev.harness4j.api.Termination;
 import dev.harness4j.core.internal.meter.Upstream;
 import dev.harness4j.core.process.RunMarker;
 import dev.harness4j.core.stages.MeterStage;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,18 +55,7 @@ class WireStopRunTest {
     }
 
     private HarnessRunner runner(MeterStage meter) {
-        ProviderResolver p = new ProviderResolver() {
-            @Override
-            public Optional<ResolvedProvider> resolve(String provider, String model) {
-                return Optional.of(new ResolvedProvider("up", EnumSet.of(ApiStyle.OPENAI), upstream.url(""), Secret.of(KEY),
-                        AuthScheme.BEARER, model));
-            }
-
-            @Override
-            public Set<String> providerNames() {
-                return Set.of("up");
-            }
-        };
+        ProviderResolver p = MeteredRunTest.upstreamProvider(upstream, KEY);
         HarnessRunner.Builder b = HarnessRunner.builder().stateDir(tmp.resolve("state"))
                 .registry(HarnessRegistry.builder().add(new MeteredRunTest.CurlHarness()).build())
                 .installations(Installations.defaults()).providers(p);
