@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.harness4j.api.Harness;
 import dev.harness4j.api.Outcome;
+import dev.harness4j.api.Termination;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.testkit.bench.ScriptedProvider;
 import dev.harness4j.testkit.contract.HarnessContract;
@@ -12,8 +13,9 @@ import java.util.List;
 
 /**
  * The harness contract kit run for AiderHarness: offline checks, and three real runs of its CLI.
- * The failing run also checks that a refused key is {@code auth} although aider exits 0, so no
- * other test runs that scenario again.
+ * The failing run also checks that a refused key is {@code auth}, stopped by the meter at the first
+ * 401 (aider alone exits 0 after it: {@code AiderInterpretTest} reads that), so no other test runs
+ * that scenario again.
  */
 class AiderContractTest extends HarnessContract {
     @Override
@@ -25,7 +27,7 @@ class AiderContractTest extends HarnessContract {
     @Override
     protected void checkFailing(RunRecord run, List<RecordedRequest> requests) {
         assertThat(run.result().outcome()).as(run.result().toString()).isEqualTo(Outcome.AUTH);
-        assertThat(run.exitCode()).as("aider's exit code hides the failure").isZero();
-        assertThat(run.result().reason()).contains("AuthenticationError").doesNotContain(ScriptedProvider.KEY);
+        assertThat(run.termination().kind()).as("the meter's stop at the first 401").isEqualTo(Termination.Kind.AUTH_REFUSED);
+        assertThat(run.result().reason()).contains("HTTP 401").doesNotContain(ScriptedProvider.KEY);
     }
 }

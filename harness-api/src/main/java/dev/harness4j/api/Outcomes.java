@@ -14,7 +14,8 @@ public final class Outcomes {
     /**
      * The outcome a guard or start failure imposes regardless of what the harness printed:
      * {@code timeout} for the guard's time limits, {@code budget} for its budget limits, {@code
-     * rate-limited} for its stop after too many 429s in a row, {@code bailed} for bail and shutdown, {@code error}
+     * rate-limited} for its stop after too many 429s in a row, {@code auth} for its stop at a refused
+     * key, {@code transient} for its stop after too many failed model requests in a row, {@code bailed} for bail and shutdown, {@code error}
      * when the process never started; empty when the process exited by itself.
      *
      * @param termination how the process ended
@@ -27,6 +28,8 @@ public final class Outcomes {
             case START_FAILED -> Optional.of(Outcome.ERROR);
             case BUDGET -> Optional.of(Outcome.BUDGET);
             case RATE_LIMITED -> Optional.of(Outcome.RATE_LIMITED);
+            case AUTH_REFUSED -> Optional.of(Outcome.AUTH);
+            case ENDPOINT_FAILING -> Optional.of(Outcome.TRANSIENT);
             case EXITED -> Optional.empty();
         };
     }

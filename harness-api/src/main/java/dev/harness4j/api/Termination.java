@@ -31,7 +31,17 @@ public record Termination(Kind kind, String reason) {
          * The guard stopped it: its endpoint answered rate-limited (HTTP 429) more times in a row
          * than the run allows, with no successful model answer between ({@link Harness#stopAfterRateLimits()}).
          */
-        RATE_LIMITED
+        RATE_LIMITED,
+        /**
+         * The guard stopped it: its model endpoint refused the run's credentials (HTTP 401 or 403),
+         * which no retry heals.
+         */
+        AUTH_REFUSED,
+        /**
+         * The guard stopped it: its model requests failed more times in a row than the run allows
+         * (HTTP 5xx, or the endpoint unreachable, reset or timed out), with no successful model answer between.
+         */
+        ENDPOINT_FAILING
     }
 
     /**

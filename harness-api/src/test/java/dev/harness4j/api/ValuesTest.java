@@ -111,6 +111,9 @@ class ValuesTest {
         assertThat(Outcomes.fromTermination(new Termination(Termination.Kind.RATE_LIMITED, "stopped after 4 429s")))
                 .hasValue(Outcome.RATE_LIMITED);
         assertThat(new Termination(Termination.Kind.RATE_LIMITED, null).stopped()).isTrue();
+        assertThat(Outcomes.fromTermination(new Termination(Termination.Kind.AUTH_REFUSED, "HTTP 401"))).hasValue(Outcome.AUTH);
+        assertThat(Outcomes.fromTermination(new Termination(Termination.Kind.ENDPOINT_FAILING, "5 x HTTP 500")))
+                .hasValue(Outcome.TRANSIENT);
         Harness plain = new Harness() {
             @Override public String id() { return "plain"; }
             @Override public CompletionMode completionMode() { return CompletionMode.OPAQUE; }

@@ -76,7 +76,8 @@ class ClaudeCodeEndToEndTest {
         baseline = GitRepos.withReadme(tmp.resolve("baseline"));
         runner = HarnessRunner.builder().stateDir(tmp.resolve("state"))
                 .providers(provider("scripted", KEY, AuthScheme.API_KEY),
-                        provider("scripted-bearer", KEY, AuthScheme.BEARER))
+                        provider("scripted-bearer", KEY, AuthScheme.BEARER),
+                        provider("scripted-wrong-key", "sk-refused-key-e2e", AuthScheme.API_KEY))
                 .build();
     }
 
@@ -170,6 +171,24 @@ class ClaudeCodeEndToEndTest {
                     assertThat(t.authHeaders()).contains("x-api-key");
                     assertThat(t.toString()).doesNotContain(KEY);
                 });
+    }
+
+    @Test
+    void aRefusedKeyEndsTheRunAtTheFirst401ThoughClaudeWouldRetryItForMinutes() throws Exception {
+        // claude's own retries are on (no max-retries option): alone it retried a 401 for 180 s
+        int before = server.requests().size();
+        RunRecord record = runner.run(RunSpec.builder(ClaudeCodeHarness.ID, "scripted-wrong-key").model("e2e-refused")
+                .prompt("Do the scripted task.").baseline(baseline).limits(Limits.NONE.withMaxRuntime(Duration.ofMinutes(4)))
+                .build());
+        System.out.println("claude-code, refused key: ended " + record.result().outcome() + " in "
+                + record.duration().toMillis() + " ms after " + (server.requests().size() - before) + " request(s)");
+
+        assertThat(RunMarker.find(record.runId())).as("the whole tree is gone").isEmpty();
+        JsonNode meta = meta(record);
+        assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("auth");
+        assertThat(meta.path("termination").path("kind").asText()).isEqualTo("auth_refused");
+        assertThat(meta.path("termination").path("reason").asText()).contains("stopped by harness4j at the first refused key");
+        assertThat(server.requests().size() - before).as("no retries reached the endpoint").isLessThanOrEqualTo(3);
     }
 
     @Test

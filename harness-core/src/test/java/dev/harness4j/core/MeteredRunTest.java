@@ -81,11 +81,12 @@ class MeteredRunTest {
         }
     }
 
-    private HarnessRunner runner(boolean metering) {
-        ProviderResolver p = new ProviderResolver() {
+    /** Provider {@code up}: the upstream's OpenAI-style endpoint, with {@code key} as a bearer token. */
+    static ProviderResolver upstreamProvider(Upstream upstream, String key) {
+        return new ProviderResolver() {
             @Override
             public Optional<ResolvedProvider> resolve(String provider, String model) {
-                return Optional.of(new ResolvedProvider("up", EnumSet.of(ApiStyle.OPENAI), upstream.url(""), Secret.of(KEY),
+                return Optional.of(new ResolvedProvider("up", EnumSet.of(ApiStyle.OPENAI), upstream.url(""), Secret.of(key),
                         AuthScheme.BEARER, model));
             }
 
@@ -94,6 +95,10 @@ class MeteredRunTest {
                 return Set.of("up");
             }
         };
+    }
+
+    private HarnessRunner runner(boolean metering) {
+        ProviderResolver p = upstreamProvider(upstream, KEY);
         return HarnessRunner.builder().stateDir(tmp.resolve("state")).metering(metering)
                 .sandbox(metering ? dev.harness4j.core.process.Sandbox.AUTO : dev.harness4j.core.process.Sandbox.OFF)
                 .registry(HarnessRegistry.builder().add(new CurlHarness()).build())
@@ -119,7 +124,7 @@ class MeteredRunTest {
         upstream.on("/v1/chat/completions", ex -> Upstream.send(ex, 500,
                 "application/json", "{\"error\":{\"type\":\"server_error\",\"message\":\"scripted 500\"}}"));
         Limits limits = Limits.NONE.withInactivityTimeout(Duration.ofSeconds(3)).withMaxRuntime(Duration.ofMinutes(2));
-        String script = calls(8, 1);
+        String script = calls(4, 1.5); // under the 5 failures in a row that stop a run (WireStopRunTest)
 
         try (HarnessRunner runner = runner(true)) {
             RunRecord r = run(runner, script, limits);
@@ -127,7 +132,7 @@ class MeteredRunTest {
             assertThat(r.result().outcome()).isEqualTo(Outcome.TRANSIENT);
             assertThat(r.result().reason()).contains("HTTP 500", "scripted 500");
             assertThat(r.adapterResult().outcome()).isEqualTo(Outcome.NO_OP);
-            assertThat(r.meter().modelRequests()).isEqualTo(8);
+            assertThat(r.meter().modelRequests()).isEqualTo(4);
             assertThat(r.result().tokens().isMeasured()).as("only refused requests: unmeasured, not 0").isFalse();
             String requests = Files.readString(r.resultDir().resolve("requests.jsonl"));
             assertThat(requests).doesNotContain(KEY);

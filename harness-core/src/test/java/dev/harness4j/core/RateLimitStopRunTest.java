@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.harness4j.api.ApiStyle;
-import dev.harness4j.api.AuthScheme;
 import dev.harness4j.api.CompletionMode;
 import dev.harness4j.api.Execution;
 import dev.harness4j.api.Harness;
@@ -17,9 +15,7 @@ import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.ProviderResolver;
-import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.api.Secret;
 import dev.harness4j.api.Termination;
 import dev.harness4j.core.internal.meter.Upstream;
 import dev.harness4j.core.process.RunMarker;
@@ -27,9 +23,6 @@ import dev.harness4j.core.process.Sandbox;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumSet;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,18 +74,7 @@ class RateLimitStopRunTest {
     }
 
     private HarnessRunner.Builder runner(Harness harness) {
-        ProviderResolver p = new ProviderResolver() {
-            @Override
-            public Optional<ResolvedProvider> resolve(String provider, String model) {
-                return Optional.of(new ResolvedProvider("up", EnumSet.of(ApiStyle.OPENAI), upstream.url(""), Secret.of(KEY),
-                        AuthScheme.BEARER, model));
-            }
-
-            @Override
-            public Set<String> providerNames() {
-                return Set.of("up");
-            }
-        };
+        ProviderResolver p = MeteredRunTest.upstreamProvider(upstream, KEY);
         return HarnessRunner.builder().stateDir(tmp.resolve("state"))
                 .registry(HarnessRegistry.builder().add(harness).build())
                 .installations(Installations.defaults()).providers(p);

@@ -17,6 +17,7 @@ import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.process.RunMarker;
+import dev.harness4j.core.stages.MeterStage;
 import dev.harness4j.opencode.OpencodeHarness;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.bench.ScriptedProvider;
@@ -246,7 +247,8 @@ class MeterEndToEndTest {
      * opencode retries a failing endpoint silently (no output between attempts, waits doubling to
      * ~32 s). Its requests reach the meter, which tells the guard: an inactivity limit longer than
      * one wait but shorter than the whole retry sequence does not stop it, and the run ends
-     * transient, not timeout. (With a limit below its longest wait, 35 s, it is stopped.)
+     * transient, not timeout. (With a limit below its longest wait, 35 s, it is stopped.) The meter's
+     * stop after 5 failures in a row is off here: it would end the retries before the point is made.
      */
     @Test
     void opencodeRetryingSilentlyAgainst500sIsNotStoppedAsIdleAndEndsTransient() throws Exception {
@@ -258,6 +260,9 @@ class MeterEndToEndTest {
         server.script(model, s.build());
         Duration idle = Duration.ofSeconds(45); // opencode 1.18 waits ~2, 4, 8, 16, 32 s between its six tries
 
+        runner.close();
+        runner = HarnessRunner.builder().stateDir(tmp.resolve("state")).providers(new ScriptedProvider(server))
+                .stage(MeterStage.builder().stopAfterServerErrors(0).build()).build();
         RunRecord record = run("opencode", ScriptedProvider.NAME, model, LIMITS.withInactivityTimeout(idle));
 
         JsonNode meta = meta(record);

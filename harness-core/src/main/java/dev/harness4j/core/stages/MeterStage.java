@@ -8,7 +8,7 @@ import dev.harness4j.core.internal.meter.BodyRecorder;
 import dev.harness4j.core.internal.meter.Meter;
 import dev.harness4j.core.internal.meter.MeterReport;
 import dev.harness4j.core.internal.meter.MeterRun;
-import dev.harness4j.core.internal.meter.RateLimitStop;
+import dev.harness4j.core.internal.meter.WireStop;
 import dev.harness4j.core.internal.meter.RequestRecord;
 import dev.harness4j.core.internal.meter.WireTruth;
 import dev.harness4j.core.internal.run.CoreKeys;
@@ -36,7 +36,8 @@ import java.util.Optional;
  * Meters each run's model traffic: the adapter is handed the provider with its base URL pointing
  * at a loopback proxy (started with the first run, closed with the runner), which forwards byte
  * for byte to the real endpoint and measures tokens, answering models, errors and rate limits on
- * the way ({@code requests.jsonl}); budgets and the rate-limit stop act through the guard. After
+ * the way ({@code requests.jsonl}); budgets and the wire stops (a refused key, 429s or failures in
+ * a row, see {@link Builder#stopOnAuthFailure}) act through the guard. After
  * the run, the wire's figures become the run's (the adapter's stay beside them), its error class
  * refines an opaque CLI's outcome, and a cost comes from {@link Builder#prices} when the model
  * has a price. A provider that is the CLI's own login has no endpoint to proxy: noted, not metered.
@@ -58,6 +59,8 @@ public final class MeterStage implements RunStage {
 
     private final boolean recordBodies;
     private final Integer stopAfterRateLimits;
+    private final boolean stopOnAuthFailure;
+    private final Integer stopAfterServerErrors;
     private final PriceList prices;
     private Meter meter; // started by the first metered run; guarded by this
     private boolean closed; // guarded by this
@@ -65,6 +68,8 @@ public final class MeterStage implements RunStage {
     private MeterStage(Builder b) {
         this.recordBodies = b.recordBodies;
         this.stopAfterRateLimits = b.stopAfterRateLimits;
+        this.stopOnAuthFailure = b.stopOnAuthFailure;
+        this.stopAfterServerErrors = b.stopAfterServerErrors;
         this.prices = b.prices;
     }
 
@@ -81,6 +86,16 @@ public final class MeterStage implements RunStage {
     /** Returns the rate-limit stop setting, or empty for each adapter's own. */
     public Optional<Integer> stopAfterRateLimits() {
         return Optional.ofNullable(stopAfterRateLimits);
+    }
+
+    /** Returns whether the first 401/403 on a model request stops a run. */
+    public boolean stopOnAuthFailure() {
+        return stopOnAuthFailure;
+    }
+
+    /** Returns how many failed model requests in a row (5xx or no answer) stop a run. */
+    public int stopAfterServerErrors() {
+        return stopAfterServerErrors != null ? stopAfterServerErrors : WireStop.DEFAULT_SERVER_ERRORS;
     }
 
     /** Returns the price table. */
@@ -115,8 +130,8 @@ public final class MeterStage implements RunStage {
             store.put(CoreKeys.PRICE, price);
         }
         RunControl control = chain.control();
-        RateLimitStop rateLimits = RateLimitStop.of(stopAfterRateLimits, run.harness(),
-                reason -> control.stop(new Termination(Termination.Kind.RATE_LIMITED, reason)));
+        WireStop wireStop = WireStop.of(new WireStop.Rules(stopAfterRateLimits, stopOnAuthFailure,
+                stopAfterServerErrors), run.harness(), control::stop);
         MeterRun.Hooks hooks = new MeterRun.Hooks() {
             @Override
             public void activity() {
@@ -130,7 +145,7 @@ public final class MeterStage implements RunStage {
 
             @Override
             public void requestEnded(RequestRecord r) {
-                rateLimits.ended(r);
+                wireStop.ended(r);
             }
         };
         Path io = store.require(RunKeys.IO_DIR);
@@ -157,7 +172,7 @@ public final class MeterStage implements RunStage {
         if (!out.aborted() && out.harnessRan()) {
             WireTruth.Applied applied = WireTruth.apply(out.result(), wire, model, price, out.termination(),
                     run.harness().completionMode());
-            out.result(rateLimits.settle(applied.result()));
+            out.result(wireStop.settle(applied.result()));
             applied.notes().forEach(out::note);
         }
         return out;
@@ -216,6 +231,8 @@ public final class MeterStage implements RunStage {
     public static final class Builder {
         private boolean recordBodies;
         private Integer stopAfterRateLimits;
+        private boolean stopOnAuthFailure = true;
+        private Integer stopAfterServerErrors;
         private PriceList prices = PriceList.NONE;
 
         private Builder() {}
@@ -249,6 +266,37 @@ public final class MeterStage implements RunStage {
                         + value);
             }
             this.stopAfterRateLimits = value;
+            return this;
+        }
+
+        /**
+         * Whether the first HTTP 401 or 403 answer to a model request stops a run at once (its whole
+         * process tree), ended {@code auth}: a refused key never heals, and CLIs retry it for minutes.
+         * Another 4xx never stops a run. Default true.
+         *
+         * @param value whether to stop
+         * @return this builder
+         */
+        public Builder stopOnAuthFailure(boolean value) {
+            this.stopOnAuthFailure = value;
+            return this;
+        }
+
+        /**
+         * How many model requests in a row failing with HTTP 5xx or without an answer (the endpoint
+         * unreachable, the stream reset, a timeout), no successful model answer between, stop a run,
+         * ended {@code transient}; {@code 0} never stops one. Default 5.
+         *
+         * @param value 0 or more
+         * @return this builder
+         * @throws IllegalArgumentException when {@code value} is negative
+         */
+        public Builder stopAfterServerErrors(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("stopAfterServerErrors must be 0 (never stop a run) or more, was "
+                        + value);
+            }
+            this.stopAfterServerErrors = value;
             return this;
         }
 
