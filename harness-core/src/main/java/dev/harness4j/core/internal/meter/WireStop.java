@@ -3,6 +3,7 @@ package dev.harness4j.core.internal.meter;
 import dev.harness4j.api.Harness;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
+import dev.harness4j.api.Outcomes;
 import dev.harness4j.api.Termination;
 import java.time.Instant;
 import java.util.Objects;
@@ -12,7 +13,7 @@ import java.util.function.Consumer;
  * Stops a metered run whose model endpoint answers with errors no retry of the CLI's will heal,
  * asking once for the stop with a termination whose reason says who stopped it and why:
  * <ul>
- *   <li>the first 401 or 403 on a model request: the key is refused ({@link Termination.Kind#AUTH_REFUSED},
+ *   <li>the first 401 or 403 on a model request (or Google's 400 {@code API_KEY_INVALID}): the key is refused ({@link Termination.Kind#AUTH_REFUSED},
  *       ends {@code auth}), unless {@link Rules#stopOnAuthFailure()} is off;
  *   <li>{@code rateLimits} model requests in a row ending 429, with no 2xx model answer between
  *       ({@link Termination.Kind#RATE_LIMITED}, with the retry time the last counted 429 carried);
@@ -117,7 +118,7 @@ public final class WireStop {
                             + " (HTTP 429, no successful model answer between; " + rateLimits.source + ")"
                             + (retryAt != null ? "; the endpoint said to retry at " + retryAt : ""));
                 }
-            } else if ((r.status() == 401 || r.status() == 403) && authSource != null) {
+            } else if (authSource != null && Outcomes.refusesKey(r.status(), r.errorMessage())) { // Google's 400 too
                 t = new Termination(Termination.Kind.AUTH_REFUSED, "stopped by harness4j at the first refused key: the "
                         + "model endpoint answered HTTP " + r.status() + (r.errorType() != null ? " " + r.errorType() : "")
                         + " to " + r.method() + " " + r.path() + ", which no retry heals; check the provider's key ("

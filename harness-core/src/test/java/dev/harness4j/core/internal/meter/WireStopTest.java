@@ -132,6 +132,16 @@ class WireStopTest {
     }
 
     @Test
+    void googlesFourHundredForAKeyItDoesNotKnowIsARefusedKeyToo() {
+        WireStop stop = WireStop.of(WireStop.Rules.DEFAULTS, declaring(0), stops::add);
+        stop.ended(new RequestRecord(T, "POST", "/v1beta/models/m:generateContent", 400, 5, null, true, "m", null, false,
+                null, null, null, null, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.", Map.of(),
+                null, false, null, 10, 10));
+
+        assertThat(stops).singleElement().extracting(Termination::kind).isEqualTo(Termination.Kind.AUTH_REFUSED);
+    }
+
+    @Test
     void aForbiddenAnswerStopsTooAndTheStopCanBeTurnedOff() {
         WireStop stop = WireStop.of(WireStop.Rules.DEFAULTS, declaring(0), stops::add);
         stop.ended(request(true, 403, null));
