@@ -54,6 +54,8 @@ final class BenchCommand implements Runnable {
         int concurrency;
         @Option(names = "--repo", description = "the baseline of tasks that name none")
         Path repo;
+        @picocli.CommandLine.Mixin WireStopOptions stops = new WireStopOptions();
+
         @Option(names = "--baseline", description = "a bench to compare with: printed after the leaderboard and in the report")
         String baseline;
         @Option(names = "--baseline-state-dir", description = "where the --baseline bench's results are (default: --state-dir)")
@@ -72,8 +74,8 @@ final class BenchCommand implements Runnable {
 
         private int run(BenchBackend backend, Path stateDir, PrintWriter out, boolean force) throws InterruptedException {
             TaskSuite suite = TaskSuite.load(suite());
-            try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir).providers(embedding.providers() != null
-                    ? embedding.providers() : Providers.fromStateDir(stateDir)).build()) {
+            try (HarnessRunner runner = stops.apply(HarnessRunner.builder()).stateDir(stateDir).providers(
+                    embedding.providers() != null ? embedding.providers() : Providers.fromStateDir(stateDir)).build()) {
                 PrintStream ps = new PrintStream(new WriterStream(out), true, StandardCharsets.UTF_8);
                 Bench.Builder b = Bench.builder(runner).concurrency(concurrency).out(ps, System.console() != null)
                         .decorate(embedding.decorate());

@@ -40,6 +40,8 @@ final class JobCommand implements Runnable {
         CommandLine.Model.CommandSpec spec;
         @Mixin
         Harness4j.StateDirOption state = new Harness4j.StateDirOption();
+        @Mixin
+        WireStopOptions stops = new WireStopOptions();
 
         PrintWriter out() {
             return spec.commandLine().getOut();
@@ -50,7 +52,7 @@ final class JobCommand implements Runnable {
             Path stateDir = state.resolve();
             PrintWriter out = out();
             Providers providers = Providers.fromStateDir(stateDir);
-            try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir).providers(providers).build();
+            try (HarnessRunner runner = stops.apply(HarnessRunner.builder()).stateDir(stateDir).providers(providers).build();
                     JobRunner jobs = JobRunner.builder(runner).listener(e -> print(out, e)).healthChecks(providers)
                             .build()) {
                 return call(jobs, out);

@@ -31,6 +31,9 @@ final class WorkerCommand implements Callable<Integer> {
     Harness4j.StateDirOption state = new Harness4j.StateDirOption();
     @Mixin
     DbOptions db = new DbOptions();
+    @picocli.CommandLine.Mixin
+    WireStopOptions stops = new WireStopOptions();
+
     @Option(names = "--name", description = "this worker's name in leases and results (default: host-pid-random)")
     String name;
     @Option(names = "--concurrency", defaultValue = "1", description = "runs at once on this machine (default 1)")
@@ -61,7 +64,7 @@ final class WorkerCommand implements Callable<Integer> {
             PgQueue queue = new PgQueue(database);
             harnessCaps.forEach((k, v) -> queue.cap(PgQueue.CapKind.HARNESS, k, v));
             providerCaps.forEach((k, v) -> queue.cap(PgQueue.CapKind.PROVIDER, k, v));
-            try (HarnessRunner runner = HarnessRunner.builder().stateDir(stateDir)
+            try (HarnessRunner runner = stops.apply(HarnessRunner.builder()).stateDir(stateDir)
                     .providers(Providers.fromStateDir(stateDir)).build()) {
                 PgWorker.Builder b = PgWorker.builder(queue, PgWorker.Executor.of(runner)).concurrency(concurrency)
                         .lease(lease).heartbeat(heartbeat).exitWhenIdle(exitWhenIdle).retryPolicy(RetryPolicy.DEFAULT);
