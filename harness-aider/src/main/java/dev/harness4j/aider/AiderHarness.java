@@ -114,7 +114,8 @@ public final class AiderHarness implements Harness {
             outcome = imposed;
             reason = termination.kind() == Termination.Kind.START_FAILED
                     ? "aider could not be started" + suffix(termination.reason())
-                    : "aider was stopped: " + (termination.reason() == null ? termination.kind() : termination.reason());
+                    : "aider was stopped: " + (termination.reason() == null ? termination.kind() : termination.reason())
+                            + output.finalError().map(f -> "; aider's last model error: " + f.text()).orElse("");
         } else if (output.finalError().isPresent()) {
             outcome = output.finalError().get().outcome();
             reason = "aider gave up on a model call: " + output.finalError().get().text();

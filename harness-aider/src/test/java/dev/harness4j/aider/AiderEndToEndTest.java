@@ -247,7 +247,9 @@ class AiderEndToEndTest {
     /**
      * A connection dropped in the middle of every streamed answer: aider prints LiteLLM's error
      * on the same line as the partial text ({@code ...because thelitellm.APIConnectionError:
-     * ...}), retries for about a minute, then gives up. That is transient, not a no-op.
+     * ...}) and retries; the meter stops it after the fifth failed request in a row (its
+     * {@code stopAfterServerErrors(5)} default) instead of letting it retry for a minute. That is
+     * transient, not a no-op, and the reason names both the stop and aider's own last error.
      */
     @Test
     @Order(1)
@@ -261,7 +263,9 @@ class AiderEndToEndTest {
         RunRecord r = run("scripted", "aider-drop", Isolation.CLONE, Map.of());
 
         assertThat(r.result().outcome()).as("outcome; transcript:\n%s", transcript(r)).isEqualTo(Outcome.TRANSIENT);
-        assertThat(r.result().reason()).contains("APIConnectionError");
+        assertThat(r.result().reason())
+                .contains("after 5 failed model requests in a row")
+                .contains("aider's last model error: litellm.APIConnectionError");
         assertThat(r.changes().changed()).isFalse();
         Files.writeString(CAPTURES.resolve("dropped-connection.txt"), transcript(r));
     }

@@ -188,6 +188,19 @@ class AiderInterpretTest {
     }
 
     @Test
+    void aRunTheMeterStoppedNamesTheStopAndAidersLastModelError() throws IOException {
+        Termination stop = new Termination(Termination.Kind.ENDPOINT_FAILING,
+                "stopped by harness4j after 5 failed model requests in a row");
+
+        HarnessResult r = interpret(transcript("dropped-connection.txt"), null, stop, NONE);
+
+        assertThat(r.outcome()).isEqualTo(Outcome.TRANSIENT);
+        assertThat(r.reason()).startsWith("aider was stopped: stopped by harness4j after 5 failed model requests")
+                .contains("; aider's last model error: litellm.APIConnectionError");
+        assertThat(interpret("", null, stop, NONE).reason()).doesNotContain("last model error");
+    }
+
+    @Test
     void litellmNamesInsideTheModelsOwnTextAreNoError() throws IOException {
         String out = "To catch it, handle litellm.SomethingWeird: it is raised on retries.\nTokens: 900 sent, 40 received.\n";
 
