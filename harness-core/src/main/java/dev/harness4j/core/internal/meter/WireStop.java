@@ -121,7 +121,9 @@ public final class WireStop {
             } else if (authSource != null && Outcomes.refusesKey(r.status(), r.errorMessage())) { // Google's 400 too
                 t = new Termination(Termination.Kind.AUTH_REFUSED, "stopped by harness4j at the first refused key: the "
                         + "model endpoint answered HTTP " + r.status() + (r.errorType() != null ? " " + r.errorType() : "")
-                        + " to " + r.method() + " " + r.path() + ", which no retry heals; check the provider's key ("
+                        + " to " + r.method() + " " + r.path() + (r.errorMessage() != null && !r.errorMessage().isBlank()
+                                ? " (\"" + r.errorMessage().strip() + "\")" : "")
+                        + ", which no retry heals; check the provider's key ("
                         + authSource + ")");
             } else if (failedOnTheWay(r) && serverErrors.count()) {
                 t = new Termination(Termination.Kind.ENDPOINT_FAILING, "stopped by harness4j after "

@@ -138,7 +138,11 @@ class WireStopTest {
                 null, null, null, null, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.", Map.of(),
                 null, false, null, 10, 10));
 
-        assertThat(stops).singleElement().extracting(Termination::kind).isEqualTo(Termination.Kind.AUTH_REFUSED);
+        assertThat(stops).singleElement().satisfies(t -> {
+            assertThat(t.kind()).isEqualTo(Termination.Kind.AUTH_REFUSED);
+            assertThat(t.reason()).as("the endpoint's own words").contains("HTTP 400 INVALID_ARGUMENT",
+                    "(\"API key not valid. Please pass a valid API key.\")");
+        });
     }
 
     @Test
