@@ -44,7 +44,7 @@ class LoginProbeTest {
         @Override
         public Optional<Invocation> loginProbe(HarnessContext ctx) {
             return ctx.option("probe").map(p -> Invocation.builder(ctx.executable(), "-c", p)
-                    .workingDir(ctx.scratchDir()).build());
+                    .workingDir(ctx.scratchDir()).secretEnv("TEST_KEY", ctx.provider().secret().reveal()).build());
         }
 
         @Override
@@ -157,5 +157,15 @@ class LoginProbeTest {
             assertThat(files.toList()).singleElement().satisfies(f -> assertThat(Files.readString(f))
                     .contains("LOGGED_IN").doesNotContain(ShellHarness.KEY));
         }
+    }
+
+    @Test
+    void theProbeNeverHoldsTheProvidersKeyOnlyAPlaceholder() throws Exception {
+        Path seen = tmp.resolve("probe-key");
+        RunRecord r = run(HarnessRunner.builder(), "printf %s \"$TEST_KEY\" > '" + seen + "'; echo '{\"loggedIn\":true}'");
+
+        assertThat(r.login().status()).isEqualTo(Login.Status.LOGGED_IN);
+        assertThat(Files.readString(seen)).isEqualTo(dev.harness4j.core.stages.LoginProbeStage.PROBE_KEY_PLACEHOLDER)
+                .doesNotContain(ShellHarness.KEY);
     }
 }

@@ -114,7 +114,7 @@ class NoRealKeyRealCliTest {
                             long pid = Long.parseLong(name);
                             seen.add(pid);
                             if (indexOf(env, KEY) >= 0) {
-                                holdingKey.put(pid, cmdline(p));
+                                holdingKey.put(pid, variablesHoldingKey(env) + " in " + cmdline(p));
                             }
                         }
                     }
@@ -127,6 +127,18 @@ class NoRealKeyRealCliTest {
                     return;
                 }
             }
+        }
+
+        /** The names of the variables whose value holds the key. */
+        private static java.util.List<String> variablesHoldingKey(byte[] environ) {
+            java.util.List<String> names = new java.util.ArrayList<>();
+            for (String entry : new String(environ, StandardCharsets.UTF_8).split("\0")) {
+                if (entry.contains(ScriptedProvider.KEY)) {
+                    int eq = entry.indexOf('=');
+                    names.add(eq < 0 ? "(no name)" : entry.substring(0, eq));
+                }
+            }
+            return names;
         }
 
         private static String cmdline(Path proc) {
@@ -179,9 +191,13 @@ class NoRealKeyRealCliTest {
     void theCliCompletesMeteredAndNeitherItsProcessesNorAnyFileOfTheRunHoldTheRealKey(String harness)
             throws Exception {
         String model = "no-real-key-" + harness;
-        server.script(model, Scenario.builder()
-                .writeFile("hello.txt", "hello\n").usage(1234, 56, 0, 0)
-                .say("Wrote hello.txt.").usage(1300, 25, 0, 0).build());
+        server.script(model, harness.equals(MiniSweAgentHarness.ID)
+                ? Scenario.builder() // mini-swe-agent acts only through bash, and ends with its submit line
+                        .shell("printf 'hello\\n' > hello.txt").usage(1234, 56, 0, 0)
+                        .shell("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT").usage(1300, 25, 0, 0).build()
+                : Scenario.builder()
+                        .writeFile("hello.txt", "hello\n").usage(1234, 56, 0, 0)
+                        .say("Wrote hello.txt.").usage(1300, 25, 0, 0).build());
         Path baseline = BenchMain.sampleRepo(tmp.resolve("baseline"));
         Path state = tmp.resolve("state");
         RunRecord r;

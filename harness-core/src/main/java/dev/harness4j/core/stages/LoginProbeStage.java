@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * strictly, cannot tell) is refused with a {@link NotLoggedInException} naming its login command,
  * before the harness starts and with no result written.
  *
- * <p>The probe sees the provider as configured (its real endpoint): it makes no model call.
+ * <p>The probe sees the provider as configured (its real endpoint) but never its key: it makes no
+ * model call, so the CLI gets {@link #PROBE_KEY_PLACEHOLDER} in the key's place.
  *
  * <pre>{@code
  * HarnessRunner.builder().stage(LoginProbeStage.builder().require(Requirement.REQUIRED).build())
@@ -56,6 +57,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class LoginProbeStage implements RunStage {
     private static final Logger log = LoggerFactory.getLogger(LoginProbeStage.class);
+
+    /** The key a login probe gets in place of the provider's (which it never holds). */
+    public static final String PROBE_KEY_PLACEHOLDER = "harness4j-login-probe-no-key";
 
     /** How long a probe may run before the login is recorded as unknown: 20 s. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(20);
@@ -99,7 +103,7 @@ public final class LoginProbeStage implements RunStage {
     public RunOutcome run(RunChain chain) throws InterruptedException {
         RunContext run = chain.run();
         Harness harness = run.harness();
-        HarnessContext ctx = HarnessProcessStage.context(chain, run.provider().withModel(run.model()));
+        HarnessContext ctx = HarnessProcessStage.context(chain, withoutKey(run.provider().withModel(run.model())));
         java.util.Optional<Invocation> probe;
         try {
             probe = harness.loginProbe(ctx);
@@ -114,6 +118,19 @@ public final class LoginProbeStage implements RunStage {
             requireLogin(harness, login, requirement);
         }
         return chain.proceed();
+    }
+
+    /**
+     * The provider as the probe sees it: its key, if it has one, replaced by {@link
+     * #PROBE_KEY_PLACEHOLDER}. A probe makes no model call, so it needs no key; that way the CLI
+     * never holds the real one (and a metered run's agent only ever gets its per-run token).
+     */
+    static dev.harness4j.api.ResolvedProvider withoutKey(dev.harness4j.api.ResolvedProvider p) {
+        if (p.secret() == null) {
+            return p;
+        }
+        return new dev.harness4j.api.ResolvedProvider(p.name(), p.apiStyles(), p.baseUrl(),
+                dev.harness4j.api.Secret.of(PROBE_KEY_PLACEHOLDER), p.auth(), p.model());
     }
 
     /** Runs the probe, or answers from the cache; any failure or timeout is {@link Login#unknown()}. */
