@@ -7,6 +7,7 @@ import dev.harness4j.api.Harness;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.api.Termination;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.Installation;
@@ -262,13 +263,27 @@ public abstract class HarnessContract {
         checkCompleted(r, requests("contract-completed"));
     }
 
-    /** An endpoint that answers 401 gives an error class, never success. */
+    /**
+     * An endpoint that answers 401 gives an error class, never success; through the meter (on
+     * here) the first 401 stops the run at once ({@link Termination.Kind#AUTH_REFUSED}), so a
+     * refused key ends the run in seconds, whatever the CLI's own retries, and the adapter
+     * reports it as {@link Outcome#AUTH}. The time it took is printed ({@code [contract] <id>:
+     * a refused key ended the run in <ms> ms}).
+     */
     @Test
     @RealCli
     void failingEndpointGivesAnErrorClass() throws Exception {
         Assumptions.assumeTrue(usesModel(), "the CLI calls no model");
         RunRecord r = run("contract-failing", failingScenario(), limits());
+        System.out.printf("[contract] %s: a refused key ended the run in %d ms (%s; stages %s)%n", harness().id(),
+                r.duration().toMillis(), r.termination() == null ? "-" : r.termination().kind(), r.stageTimes());
         assertThat(r.result().outcome()).as(describe(r)).isIn(ERROR_CLASSES);
+        if (r.termination() != null && r.termination().kind() == Termination.Kind.AUTH_REFUSED) {
+            assertThat(r.result().outcome()).as("a run the meter stopped for a refused key; " + describe(r))
+                    .isEqualTo(Outcome.AUTH);
+        }
+        assertThat(r.duration()).as("a refused key ends the run in seconds, not minutes; " + describe(r))
+                .isLessThan(Duration.ofSeconds(60));
         HarnessChecks.noZeroForUnmeasured(r.adapterResult().tokens(), "the adapter's");
         checkFailing(r, requests("contract-failing"));
     }
