@@ -35,8 +35,9 @@ import java.util.Set;
  * get it would find the same directory through the password database; and adapters point their
  * per-run config dirs relative to what they see. {@code USER}, {@code LOGNAME} and {@code SHELL}
  * are not on it: none of the bundled CLIs (Claude Code, opencode, aider, Codex, Gemini CLI, Qwen
- * Code, mini-swe-agent) needs them in its end-to-end tests (they fall back to the password
- * database), and Codex's shell tool is given its shell by the adapter.
+ * Code, mini-swe-agent) needs them in its end-to-end tests against the scripted model server,
+ * shell tools included (what asks for a user name or login shell falls back to the password
+ * database).
  *
  * <p>The adapter still sees the runner's whole environment in {@code HarnessContext.environment()}
  * (to find a key or HOME); only the child process's environment is narrowed.
