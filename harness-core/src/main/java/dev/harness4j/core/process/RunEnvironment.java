@@ -32,8 +32,14 @@ import java.util.Set;
  * NODE_EXTRA_CA_CERTS}).
  *
  * <p>Why {@code HOME} is on the list: it is a path, not a secret; an unconfined CLI that did not
- * get it would find the same directory through the password database; and adapters point their
- * per-run config dirs relative to what they see. {@code USER}, {@code LOGNAME} and {@code SHELL}
+ * get it would find the same directory through the password database (Node's {@code os.homedir()},
+ * Python's {@code expanduser}); the adapters that keep a CLI's state out of it give the CLI a
+ * per-run HOME of their own (aider, Qwen Code, Codex) or per-run config dirs (Claude Code,
+ * opencode, Gemini CLI), and a confined run gets the sandbox's HOME.
+ *
+ * <p>In a runner, the runner's environment is {@code HarnessRunner.Builder.runnerEnvironment(..)}
+ * (default {@code System.getenv()}), the inherited names are {@code inheritEnvironment(..)} and
+ * the explicit variables {@code environment(Map)}. {@code USER}, {@code LOGNAME} and {@code SHELL}
  * are not on it: none of the bundled CLIs (Claude Code, opencode, aider, Codex, Gemini CLI, Qwen
  * Code, mini-swe-agent) needs them in its end-to-end tests against the scripted model server,
  * shell tools included (what asks for a user name or login shell falls back to the password
