@@ -57,7 +57,7 @@ class AiderOfflineHomeEndToEndTest {
                     .stateDir(tmp.resolve("state"))
                     .registry(HarnessRegistry.builder().add(new AiderHarness()).build())
                     .providers(resolver(provider))
-                    .environment(offline.environment())
+                    .runnerEnvironment(offline.environment()).environment(offline.trapVariables())
                     .pushBranches(false)
                     .build()) {
                 record = runner.run(RunSpec.builder(AiderHarness.ID, provider.name()).model(model)

@@ -42,8 +42,12 @@ import java.util.Optional;
  * @param limits the run's limits (for CLIs that take e.g. a max-turns flag)
  * @param systemPrompt text to append to the system prompt, or {@code null}
  * @param options harness-specific options from the run spec
- * @param environment the environment the process would inherit, so an adapter can decide what
- *     to remove; never written anywhere by the library
+ * @param environment the runner's environment (with the caller's explicit variables over it), so
+ *     an adapter can find HOME or a key and decide what to remove; never written anywhere by the
+ *     library. The process does not inherit it whole: harness-core starts it from a short
+ *     allowlist of it ({@code PATH}, {@code HOME}, {@code LANG}, {@code LANGUAGE}, {@code LC_*},
+ *     {@code TERM}, {@code TZ}), the names and variables the caller passed explicitly, then the
+ *     invocation's variables
  * @param runningAsRoot whether the JVM runs as root (some CLIs refuse flags for root)
  * @param task the caller's task, exactly as given (without what the runner adds)
  */

@@ -15,7 +15,9 @@ import java.util.Set;
  * Harness#prepare(HarnessContext)}.
  *
  * @param command the argv, executable first
- * @param environment variables to set (on top of the inherited environment)
+ * @param environment variables to set, on top of the environment core starts every run's process
+ *     from (a short allowlist of the runner's environment plus what the caller passed; see
+ *     {@link HarnessContext#environment()}): a variable the CLI needs is set here
  * @param removeEnvironment inherited variables to remove; an entry ending in {@code *} removes
  *     every variable with that prefix (e.g. {@code ANTHROPIC_*}); variables in {@code
  *     environment} are set after removal

@@ -58,7 +58,7 @@ class ClaudeOfflineHomeEndToEndTest {
             try (HarnessRunner runner = HarnessRunner.builder()
                     .stateDir(tmp.resolve("state"))
                     .providers(resolver(provider))
-                    .environment(offline.environment())
+                    .runnerEnvironment(offline.environment()).environment(offline.trapVariables())
                     .build()) {
                 record = runner.run(RunSpec.builder(ClaudeCodeHarness.ID, provider.name()).model(model)
                         .prompt("Do the scripted task.").baseline(baseline)

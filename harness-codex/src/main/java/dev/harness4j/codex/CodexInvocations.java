@@ -6,12 +6,22 @@ import java.nio.file.Path;
 
 /**
  * Translates a run context into the {@code codex exec} invocation: argv, the per-run {@code
- * CODEX_HOME} with its config file, and the environment. Pure: no I/O. Package-private; {@link
+ * CODEX_HOME} with its config file, a per-run {@code HOME}, and the environment. Pure: no I/O. Package-private; {@link
  * CodexHarness} is the public face.
  */
 final class CodexInvocations {
     /** The per-run {@code CODEX_HOME}, relative to the scratch dir: config, state databases, helpers. */
     static final String HOME_DIR = "codex/home";
+
+    /**
+     * The process's {@code HOME}, relative to the scratch dir (created, empty). Codex's shell tool
+     * starts a login shell ({@code bash -lc}) that sources {@code ~/.profile} or {@code
+     * ~/.bash_profile} (and a shell snapshot reads {@code ~/.bashrc}): with the user's HOME, their
+     * rc files ran for every command, and a {@code pyenv init} in them rewrote {@code ~/.pyenv}.
+     * With a per-run HOME only the system's {@code /etc/profile} is read, and whatever the CLI or
+     * the agent writes below {@code ~} stays in scratch. The same for every run, confined or not.
+     */
+    static final String USER_HOME_DIR = "codex/user-home";
 
     /** The config file, relative to the scratch dir. */
     static final String CONFIG_FILE = HOME_DIR + "/config.toml";
@@ -25,9 +35,11 @@ final class CodexInvocations {
     /**
      * Inherited variables removed before the run's own are set: {@code OPENAI_*} and {@code
      * CODEX_*} (a stray key, base URL or {@code CODEX_HOME} must not redirect the run), {@code
-     * RUST_LOG} (replaced) and {@code RUST_BACKTRACE}.
+     * RUST_LOG} (replaced), {@code RUST_BACKTRACE}, and the variables that make a shell source
+     * a file of the user's ({@code BASH_ENV}, {@code ENV}, {@code ZDOTDIR}).
      */
-    static final String[] REMOVED_ENVIRONMENT = {"OPENAI_*", "CODEX_*", "RUST_LOG", "RUST_BACKTRACE"};
+    static final String[] REMOVED_ENVIRONMENT = {"OPENAI_*", "CODEX_*", "RUST_LOG", "RUST_BACKTRACE", "BASH_ENV", "ENV",
+        "ZDOTDIR"};
 
     private CodexInvocations() {}
 
@@ -48,10 +60,17 @@ final class CodexInvocations {
                 "-");
         b.stdin(context.prompt()).workingDir(workspace);
         b.file(CONFIG_FILE, CodexConfig.render(context));
+        b.file(USER_HOME_DIR + "/.keep", "");
         for (String name : REMOVED_ENVIRONMENT) {
             b.removeEnv(name);
         }
+        String userHome = context.environment().get("HOME");
+        if (userHome != null && !userHome.isBlank() && !context.environment().containsKey("GIT_CONFIG_GLOBAL")) {
+            // HOME moves to scratch: the agent's git still reads the user's identity and settings
+            b.env("GIT_CONFIG_GLOBAL", Path.of(userHome, ".gitconfig").toString());
+        }
         b.env("CODEX_HOME", scratch.resolve(HOME_DIR).toString())
+                .env("HOME", scratch.resolve(USER_HOME_DIR).toString())
                 .env("RUST_LOG", RUST_LOG)
                 .env("NO_COLOR", "1")
                 .env("PWD", workspace.toString());

@@ -15,6 +15,7 @@ import dev.harness4j.api.Secret;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
+import dev.harness4j.core.process.Sandbox;
 import dev.harness4j.testkit.OfflineHome;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.GitRepos;
@@ -142,6 +143,28 @@ class CodexEndToEndTest {
     }
 
     @Test
+    void unconfinedItsShellToolGetsTheRunsHomeAndNeverSourcesTheUsersRcFiles() throws Exception {
+        String model = "codex-rc";
+        server.script(model, Scenario.builder()
+                .shell("printf 'home=%s\\n' \"$HOME\" > home.txt").usage(50, 10, 0, 0)
+                .say("Wrote home.txt.").usage(60, 5, 0, 0)
+                .build());
+        // a user's rc files (a pyenv init, say) that write into the real HOME when a shell sources them
+        for (String rc : List.of(".bashrc", ".profile", ".bash_profile", ".bash_login", ".zshrc", ".zshenv")) {
+            GitRepos.write(home, rc, "echo " + rc + " >> '" + home.resolve("sourced.txt") + "'\n");
+        }
+        Map<String, String> homeBefore = OfflineHome.snapshot(home);
+
+        Run run = run(model, provider(model), Sandbox.OFF);
+
+        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("completed");
+        assertThat(run.meta.path("sandbox").path("mode").asText()).as("unconfined").isNotEqualTo("bubblewrap");
+        assertThat(run.patch()).as("the shell tool ran").contains("+home=").doesNotContain("+home=" + home + "\n");
+        assertThat(home.resolve("sourced.txt")).as("no rc file of the user's HOME was sourced").doesNotExist();
+        assertThat(OfflineHome.snapshot(home)).as("the fake HOME, byte for byte").isEqualTo(homeBefore);
+    }
+
+    @Test
     void answeringModelOtherThanTheRequestedOneIsAMismatch() throws Exception {
         String model = "codex-swap";
         server.script(model, Scenario.builder().say("Nothing to do.").usage(40, 4, 0, 0).answerAs("codex-other").build());
@@ -196,6 +219,10 @@ class CodexEndToEndTest {
     }
 
     private Run run(String model, ResolvedProvider provider) throws Exception {
+        return run(model, provider, Sandbox.AUTO);
+    }
+
+    private Run run(String model, ResolvedProvider provider, Sandbox sandbox) throws Exception {
         List<String> out = new CopyOnWriteArrayList<>();
         List<String> err = new CopyOnWriteArrayList<>();
         ProviderResolver resolver = new ProviderResolver() {
@@ -215,7 +242,8 @@ class CodexEndToEndTest {
         RunRecord record;
         try (HarnessRunner runner = HarnessRunner.builder()
                 .stateDir(stateDir)
-                .environment(env)
+                .runnerEnvironment(env)
+                .sandbox(sandbox)
                 .registry(HarnessRegistry.builder().add(new CodexHarness()).build())
                 .providers(resolver)
                 .listener(e -> {

@@ -77,8 +77,18 @@ class CodexPrepareTest {
                 .containsEntry("CODEX_HOME", SCRATCH.resolve("codex/home").toString())
                 .containsEntry("RUST_LOG", "error,codex_http_client::client=debug,codex_api::sse::responses=trace")
                 .containsEntry("PWD", WORKSPACE.toString());
-        assertThat(inv.files()).containsOnlyKeys("codex/home/config.toml");
+        assertThat(inv.files()).containsOnlyKeys("codex/home/config.toml", "codex/user-home/.keep");
         assertThat(inv.environment().values()).noneMatch(v -> v.startsWith(WORKSPACE + "/"));
+    }
+
+    @Test
+    void homeIsAPerRunDirInScratchSoItsLoginShellsSourceNoUserRcFile() {
+        Invocation inv = openai();
+
+        assertThat(inv.environment()).containsEntry("HOME", SCRATCH.resolve("codex/user-home").toString());
+        assertThat(inv.removes("BASH_ENV")).isTrue();
+        assertThat(inv.removes("ENV")).isTrue();
+        assertThat(inv.removes("ZDOTDIR")).isTrue();
     }
 
     @Test

@@ -83,7 +83,7 @@ class CodexTrajectoryEndToEndTest {
         env.put("HOME", Files.createDirectories(tmp.resolve("home-" + harness)).toString());
         Path state = Path.of("target", "codex-trajectory", UUID.randomUUID().toString()).toAbsolutePath();
         RunRecord r;
-        try (HarnessRunner runner = HarnessRunner.builder().stateDir(state).environment(env).recordBodies(true)
+        try (HarnessRunner runner = HarnessRunner.builder().stateDir(state).runnerEnvironment(env).recordBodies(true)
                 .registry(HarnessRegistry.builder().add(new CodexHarness()).add(new WireOnly(new CodexHarness())).build())
                 .providers(p).build()) {
             r = runner.run(RunSpec.builder(harness, "scripted").model(model).prompt("Do the scripted task.")

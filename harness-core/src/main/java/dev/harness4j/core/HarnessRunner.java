@@ -14,6 +14,7 @@ import dev.harness4j.core.pipeline.RunContext;
 import dev.harness4j.core.pipeline.RunStage;
 import dev.harness4j.core.pipeline.Slot;
 import dev.harness4j.core.process.ProcessSupervisor;
+import dev.harness4j.core.process.RunEnvironment;
 import dev.harness4j.core.stages.BranchPushStage;
 import dev.harness4j.core.stages.LoginProbeStage;
 import dev.harness4j.core.stages.ServedModelStage;
@@ -88,7 +89,9 @@ public final class HarnessRunner implements AutoCloseable {
     private HarnessRunner(Builder b) {
         this.stages = RunnerStages.assemble(b);
         this.registry = b.registry != null ? b.registry : HarnessRegistry.fromServices();
-        this.installations = b.installations != null ? b.installations : Installations.defaults();
+        RunEnvironment runEnvironment = b.runEnvironment();
+        this.installations = b.installations != null ? b.installations
+                : Installations.builder().runEnvironment(runEnvironment).build();
         this.providers = ProviderLookup.of(b.providers, b.discoverProviders);
         this.listener = b.listener;
         this.autonomyPreamble = b.autonomyPreamble;
@@ -99,7 +102,7 @@ public final class HarnessRunner implements AutoCloseable {
         this.inFlight = new RunsInFlight(supervisor);
         this.metering = stages.stream().anyMatch(s -> s.slot() == Slot.METER);
         this.services = new RunnerServices(workspaces, new ChangeCollector(workspaces), store, supervisor,
-                installations, b.environment != null ? b.environment : System.getenv(), RunnerIdentity.runningAsRoot(), housekeeping, b.observers,
+                installations, b.adapterEnvironment(), runEnvironment, RunnerIdentity.runningAsRoot(), housekeeping, b.observers,
                 providers.resolvers(), providers::resolve, inFlight::processEnded);
     }
 

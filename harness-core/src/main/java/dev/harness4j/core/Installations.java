@@ -5,6 +5,7 @@ import dev.harness4j.api.HarnessNotInstalledException;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.core.internal.Checks;
 import dev.harness4j.core.internal.VersionProbe;
+import dev.harness4j.core.process.RunEnvironment;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,14 +47,14 @@ public final class Installations {
     private final Map<String, Path> configured;
     private final List<Path> searchDirs;
     private final Duration versionTimeout;
-    private final Map<String, String> environment; // null: the JVM's
+    private final RunEnvironment environment;
     private final Map<String, Map<String, Object>> identities = new ConcurrentHashMap<>();
 
     private Installations(Builder b) {
         this.configured = Map.copyOf(b.configured);
         this.searchDirs = List.copyOf(b.searchDirs);
         this.versionTimeout = b.versionTimeout;
-        this.environment = b.environment == null ? null : Map.copyOf(b.environment);
+        this.environment = b.environment;
     }
 
     /** The default lookup: the tools cache, then {@code PATH}. */
@@ -180,7 +181,7 @@ public final class Installations {
 
     /** The version probe, in a throwaway home so that no CLI writes the user's (see {@link VersionProbe}). */
     private Optional<String> probeVersion(Path exe, List<String> args) {
-        return VersionProbe.run(exe, args, versionTimeout, environment);
+        return VersionProbe.run(exe, args, versionTimeout, environment.base());
     }
 
     /** Builds {@link Installations}. */
@@ -189,7 +190,7 @@ public final class Installations {
         private final List<Path> searchDirs = new ArrayList<>();
         private Duration versionTimeout = DEFAULT_VERSION_TIMEOUT;
         private boolean useDefaults = true;
-        private Map<String, String> environment;
+        private RunEnvironment environment = RunEnvironment.of(System.getenv());
 
         private Builder() {}
 
@@ -212,11 +213,21 @@ public final class Installations {
         }
 
         /**
-         * The variables a version probe starts with instead of the JVM's; {@code HOME}, the XDG
-         * base directories and {@code TMPDIR} are replaced by a throwaway home either way.
+         * Exactly the variables a version probe starts with (all of them, as given), instead of
+         * {@link RunEnvironment}'s allowlist of the JVM's environment; {@code HOME}, the XDG base
+         * directories and {@code TMPDIR} are replaced by a throwaway home either way.
          */
         public Builder environment(Map<String, String> variables) {
-            this.environment = Map.copyOf(Objects.requireNonNull(variables, "variables"));
+            this.environment = RunEnvironment.of(Map.of()).with(variables);
+            return this;
+        }
+
+        /**
+         * The rule a version probe's environment is built by (a runner gives the one its runs
+         * use); default the allowlist of the JVM's environment ({@link RunEnvironment}).
+         */
+        public Builder runEnvironment(RunEnvironment rule) {
+            this.environment = Objects.requireNonNull(rule, "rule");
             return this;
         }
 

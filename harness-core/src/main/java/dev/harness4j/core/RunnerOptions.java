@@ -10,6 +10,7 @@ import dev.harness4j.core.pipeline.RunStage;
 import dev.harness4j.core.pipeline.Slot;
 import dev.harness4j.core.internal.process.Bubblewrap;
 import dev.harness4j.core.process.ProcessSupervisor;
+import dev.harness4j.core.process.RunEnvironment;
 import dev.harness4j.core.process.Sandbox;
 import dev.harness4j.core.provider.GatewayOptions;
 import dev.harness4j.core.provider.PriceList;
@@ -43,6 +44,8 @@ abstract class RunnerOptions {
     HarnessListener listener = HarnessListener.NONE;
     Duration termGrace = ProcessSupervisor.DEFAULT_TERM_GRACE;
     Map<String, String> environment;
+    Map<String, String> runnerEnvironment;
+    final java.util.LinkedHashSet<String> inheritEnvironment = new java.util.LinkedHashSet<>();
     String gitExecutable = "git";
     boolean autonomyPreamble = true;
     final List<RunObserver> observers = new ArrayList<>();
@@ -187,10 +190,65 @@ abstract class RunnerOptions {
         return self();
     }
 
-    /** The environment harness processes start from; default {@code System.getenv()}. */
+    /**
+     * Variables every process of a run gets, all of them, as given (explicit: put here only what
+     * the CLIs may hold); default none. Adapters see them in {@code HarnessContext.environment()}
+     * over the {@linkplain #runnerEnvironment runner's environment}. What a process starts from is
+     * {@link RunEnvironment}'s rule: the allowlist ({@code PATH}, {@code HOME}, {@code LANG},
+     * {@code LANGUAGE}, {@code LC_*}, {@code TERM}, {@code TZ}) and the {@linkplain
+     * #inheritEnvironment inherited} names from the runner's environment, then these variables;
+     * nothing else of the runner's environment reaches a process, sandboxed or not.
+     *
+     * @param value name → value
+     * @return this builder
+     */
     public HarnessRunner.Builder environment(Map<String, String> value) {
         this.environment = Map.copyOf(Objects.requireNonNull(value, "environment"));
         return self();
+    }
+
+    /**
+     * The runner's own environment; default {@code System.getenv()}. Adapters see it (under
+     * {@link #environment(Map)}) in {@code HarnessContext.environment()}, e.g. to find HOME; a
+     * run's processes get only {@link RunEnvironment}'s allowlist and the {@linkplain
+     * #inheritEnvironment inherited} names from it.
+     *
+     * @param value name → value
+     * @return this builder
+     */
+    public HarnessRunner.Builder runnerEnvironment(Map<String, String> value) {
+        this.runnerEnvironment = Map.copyOf(Objects.requireNonNull(value, "runnerEnvironment"));
+        return self();
+    }
+
+    /**
+     * Names copied from the {@linkplain #runnerEnvironment runner's environment} into every
+     * process of a run (when set there), beyond {@link RunEnvironment#ALLOWED}: {@code
+     * inheritEnvironment("HTTPS_PROXY", "NODE_EXTRA_CA_CERTS")}. Calls add up.
+     *
+     * @param names variable names
+     * @return this builder
+     */
+    public HarnessRunner.Builder inheritEnvironment(String... names) {
+        for (String n : names) {
+            inheritEnvironment.add(RunEnvironment.requireName(n));
+        }
+        return self();
+    }
+
+    /** The rule a run's processes (and the default installations' version probe) start from. */
+    RunEnvironment runEnvironment() {
+        return RunEnvironment.of(runnerEnvironment != null ? runnerEnvironment : System.getenv())
+                .inherit(inheritEnvironment).with(environment != null ? environment : Map.of());
+    }
+
+    /** What adapters see: the runner's environment under the explicit variables. */
+    Map<String, String> adapterEnvironment() {
+        Map<String, String> m = new java.util.HashMap<>(runnerEnvironment != null ? runnerEnvironment : System.getenv());
+        if (environment != null) {
+            m.putAll(environment);
+        }
+        return m;
     }
 
     /** The git binary; default {@code git} on {@code PATH}. */

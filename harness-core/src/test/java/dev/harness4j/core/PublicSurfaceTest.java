@@ -78,7 +78,8 @@ class PublicSurfaceTest {
                 .as("the process package: what other modules use (bubblewrap's command line and the meter relay are"
                         + " internal)").containsExactlyInAnyOrder("dev.harness4j.core.process.Confinement",
                         "dev.harness4j.core.process.ProcessOutcome", "dev.harness4j.core.process.ProcessRequest",
-                        "dev.harness4j.core.process.ProcessSupervisor", "dev.harness4j.core.process.RunMarker",
+                        "dev.harness4j.core.process.ProcessSupervisor", "dev.harness4j.core.process.RunEnvironment",
+                        "dev.harness4j.core.process.RunMarker",
                         "dev.harness4j.core.process.Sandbox");
         assertThat(publicTypes).as("the exported surface").contains("dev.harness4j.core.HarnessRunner",
                 "dev.harness4j.core.RunRecord", "dev.harness4j.core.ResultIndex", "dev.harness4j.core.queue.RunQueue",

@@ -245,7 +245,7 @@ class GeminiEndToEndTest {
         RunRecord record;
         try (HarnessRunner runner = HarnessRunner.builder()
                 .stateDir(stateDir)
-                .environment(env)
+                .runnerEnvironment(env)
                 .registry(HarnessRegistry.builder().add(new GeminiHarness()).build())
                 .providers(resolver)
                 .listener(e -> {

@@ -218,7 +218,7 @@ class MiniSweAgentEndToEndTest {
         RunRecord record;
         try (HarnessRunner runner = HarnessRunner.builder()
                 .stateDir(tmp.resolve("state"))
-                .environment(env)
+                .runnerEnvironment(env)
                 .registry(HarnessRegistry.builder().add(new MiniSweAgentHarness()).build())
                 .providers(resolver)
                 .listener(e -> {

@@ -61,7 +61,7 @@ class OpencodeOfflineEndToEndTest {
                     .stateDir(tmp.resolve("state"))
                     .registry(HarnessRegistry.builder().add(new OpencodeHarness()).build())
                     .providers(resolver(provider))
-                    .environment(offline.environment())
+                    .runnerEnvironment(offline.environment()).environment(offline.trapVariables())
                     .build()) {
                 record = runner.run(RunSpec.builder(OpencodeHarness.ID, provider.name()).model(model)
                         .prompt("Do the scripted task.").baseline(baseline)

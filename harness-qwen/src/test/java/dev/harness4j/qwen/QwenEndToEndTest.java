@@ -228,7 +228,7 @@ class QwenEndToEndTest {
         try (HarnessRunner runner = HarnessRunner.builder()
                 .stateDir(stateDir)
                 .sandbox(sandbox)
-                .environment(env)
+                .runnerEnvironment(env)
                 .registry(HarnessRegistry.builder().add(new QwenHarness()).build())
                 .providers(resolver)
                 .listener(e -> {

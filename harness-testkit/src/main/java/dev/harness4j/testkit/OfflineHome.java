@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  * index point at a loopback trap that records the first line of every connection and closes it;
  * {@code NO_PROXY} exempts loopback, so the scripted model server stays reachable. Used by the
  * adapters' offline end-to-end tests: run with {@link #environment()} as the runner's
- * environment, then assert {@link #trapped()} is empty and {@link #snapshot()} unchanged.
+ * environment and {@link #trapVariables()} as its explicit variables, then assert {@link #trapped()} is empty and {@link #snapshot()} unchanged.
  */
 public final class OfflineHome implements AutoCloseable {
     private final Path home;
@@ -102,6 +102,19 @@ public final class OfflineHome implements AutoCloseable {
         env.put("no_proxy", "127.0.0.1,localhost");
         env.put("npm_config_registry", url + "/");
         env.put("PIP_INDEX_URL", url + "/simple/");
+        return env;
+    }
+
+    /**
+     * The variables of {@link #environment()} that point every way out of the machine at the
+     * trap (proxies, {@code NO_PROXY}, the npm registry, the pip index): a runner passes none of
+     * its own environment to a run beyond the allowlist, so a test gives these explicitly:
+     * {@code runnerEnvironment(offline.environment()).environment(offline.trapVariables())}.
+     */
+    public Map<String, String> trapVariables() {
+        Map<String, String> env = new HashMap<>(environment());
+        env.keySet().removeIf(k -> !(k.toLowerCase().endsWith("_proxy") || k.equals("npm_config_registry")
+                || k.equals("PIP_INDEX_URL")));
         return env;
     }
 

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * {@code TMPDIR} point into a temporary directory that is deleted afterwards, so a CLI that writes
  * its state even for {@code --version} (Gemini CLI 0.61.0 registers the working directory in
  * {@code ~/.gemini/projects.json}) never touches the user's home. Every other variable, {@code
- * PATH} included, is the caller's (by default the JVM's). A version-manager shim that finds its
+ * PATH} included, is the caller's: a run's rule ({@link dev.harness4j.core.process.RunEnvironment}),
+ * by default the allowlist of the JVM's environment, never the whole of it. A version-manager shim that finds its
  * tools through {@code HOME} (asdf, mise) may fail here: configure the real binary's path instead. Pure function of its arguments; each call has its own directory.
  *
  * <p>Why core and not each adapter: the version probe runs before any run context exists, every
@@ -54,7 +55,7 @@ public final class VersionProbe {
      * @param args its version arguments
      * @param timeout how long it may run before it and its descendants are killed
      * @param environment the variables it starts with before the throwaway home is set, or {@code
-     *     null} for the JVM's
+     *     null} for {@link dev.harness4j.core.process.RunEnvironment#defaults()}
      * @return the first line, or empty when it failed, printed nothing or could not start
      * @throws HarnessException when it did not finish within {@code timeout}
      */
@@ -71,10 +72,9 @@ public final class VersionProbe {
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectErrorStream(true)
                     .redirectOutput(out.toFile());
-            if (environment != null) {
-                pb.environment().clear();
-                pb.environment().putAll(environment);
-            }
+            pb.environment().clear();
+            pb.environment().putAll(environment != null ? environment
+                    : dev.harness4j.core.process.RunEnvironment.defaults());
             for (Map.Entry<String, String> e : HOME_DIRS.entrySet()) {
                 Path d = Files.createDirectories(dir.resolve(e.getValue()));
                 pb.environment().put(e.getKey(), d.toString());

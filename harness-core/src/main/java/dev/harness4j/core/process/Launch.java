@@ -41,7 +41,11 @@ final class Launch {
         return cmd;
     }
 
-    /** Base environment minus removals, plus the invocation's variables, {@code PWD} and the marker. */
+    /**
+     * The base environment ({@link RunEnvironment#base()} for a run: never the runner's whole one) minus
+     * the invocation's removals, plus its variables, {@code PWD}, the sandbox's HOME when confined (unless
+     * the invocation sets one) and the run marker.
+     */
     static Map<String, String> environment(ProcessRequest request) {
         Invocation inv = request.invocation();
         Map<String, String> env = new LinkedHashMap<>();

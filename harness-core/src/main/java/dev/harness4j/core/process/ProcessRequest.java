@@ -27,8 +27,9 @@ import java.util.Set;
  *     exits) ends every process carrying its id, whoever started it
  * @param invocation what to start
  * @param scratchDir where {@link Invocation#files()} are written (created when missing)
- * @param baseEnvironment the environment to start from (usually {@code System.getenv()});
- *     {@link Invocation#removeEnvironment()} is applied to it, then {@link
+ * @param baseEnvironment the environment to start from, used whole (a runner gives {@link
+ *     RunEnvironment#base()}; the default is {@link RunEnvironment#defaults()}, the allowlist of
+ *     {@code System.getenv()}); {@link Invocation#removeEnvironment()} is applied to it, then {@link
  *     Invocation#environment()}, then {@code PWD} and the run marker
  * @param stdoutFile receives the raw stdout bytes, for {@code Harness.interpret}
  * @param stderrFile receives the raw stderr bytes
@@ -82,8 +83,8 @@ public record ProcessRequest(
 
     /**
      * A builder whose defaults put everything in {@code dir}: scratch files there, {@code
-     * stdout.log}, {@code stderr.log} and {@code transcript.log}; environment {@code
-     * System.getenv()}; no limits; no listener.
+     * stdout.log}, {@code stderr.log} and {@code transcript.log}; environment {@link
+     * RunEnvironment#defaults()}; no limits; no listener.
      */
     public static Builder builder(String runId, Invocation invocation, Path dir) {
         return new Builder(runId, invocation, dir);
@@ -94,7 +95,7 @@ public record ProcessRequest(
         private final String runId;
         private final Invocation invocation;
         private Path scratchDir;
-        private Map<String, String> baseEnvironment = System.getenv();
+        private Map<String, String> baseEnvironment = RunEnvironment.defaults();
         private Path stdoutFile;
         private Path stderrFile;
         private Path transcriptFile;

@@ -5,7 +5,9 @@
  * dev.harness4j.core.process.RunMarker marker} survives; optionally confined in a bubblewrap
  * sandbox ({@link dev.harness4j.core.process.Confinement}, {@link
  * dev.harness4j.core.internal.process.Bubblewrap}) whose network reaches only the meter ({@link
- * dev.harness4j.core.internal.process.MeterRelay}).
+ * dev.harness4j.core.internal.process.MeterRelay}). A process starts from a built environment,
+ * never the runner's whole one ({@link dev.harness4j.core.process.RunEnvironment}: an allowlist
+ * plus what the caller passes explicitly).
  *
  * <pre>{@code
  * try (ProcessSupervisor supervisor = ProcessSupervisor.builder().build()) {

@@ -155,7 +155,7 @@ public final class LoginProbeStage implements RunStage {
             Path io = store.require(RunKeys.IO_DIR);
             ProcessOutcome o = services.supervisor().run(ProcessRequest.builder(run.runId(), inv, ctx.scratchDir())
                     .confinement(store.get(CoreKeys.CONFINEMENT).orElse(null))
-                    .baseEnvironment(services.environment())
+                    .baseEnvironment(services.processEnvironment())
                     .stdoutFile(io.resolve("login-stdout.log"))
                     .stderrFile(io.resolve("login-stderr.log"))
                     .transcriptFile(io.resolve("login-transcript.log"))

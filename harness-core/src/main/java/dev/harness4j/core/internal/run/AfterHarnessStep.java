@@ -97,7 +97,7 @@ final class AfterHarnessStep implements AfterHarness.Context {
         // confined like the run (its network, without the meter): HOME is the step's own, the real one hidden
         return services.supervisor().run(ProcessRequest.builder(runId + "-after" + commands, inv.build(), io)
                 .confinement(confine.apply(scratch))
-                .baseEnvironment(services.environment())
+                .baseEnvironment(services.processEnvironment())
                 .stdoutFile(io.resolve("stdout.log"))
                 .stderrFile(io.resolve("stderr.log"))
                 .transcriptFile(output)

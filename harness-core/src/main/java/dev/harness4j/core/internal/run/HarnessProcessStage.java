@@ -80,7 +80,7 @@ public final class HarnessProcessStage implements RunStage {
         Path io = ws.ioDir();
         ProcessOutcome process = services.supervisor().run(ProcessRequest.builder(run.runId(), invocation, ws.scratchDir())
                 .confinement(store.get(CoreKeys.CONFINEMENT).orElse(null))
-                .baseEnvironment(services.environment())
+                .baseEnvironment(services.processEnvironment())
                 .stdoutFile(io.resolve("stdout.log"))
                 .stderrFile(io.resolve("stderr.log"))
                 .transcriptFile(io.resolve("transcript.log"))

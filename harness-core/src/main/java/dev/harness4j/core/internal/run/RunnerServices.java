@@ -7,6 +7,7 @@ import dev.harness4j.core.internal.capture.ResultStore;
 import dev.harness4j.core.internal.workspace.ChangeCollector;
 import dev.harness4j.core.internal.workspace.Workspaces;
 import dev.harness4j.core.process.ProcessSupervisor;
+import dev.harness4j.core.process.RunEnvironment;
 import dev.harness4j.api.ProviderResolver;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,9 @@ import java.util.function.Consumer;
  * @param results writes result dirs
  * @param supervisor runs and guards processes
  * @param installations where the CLIs are
- * @param environment the environment harness processes start from
+ * @param environment the runner's environment as adapters see it ({@code HarnessContext.environment()}), never
+ *     handed whole to a process
+ * @param runEnvironment what a run's processes start from ({@link RunEnvironment})
  * @param runningAsRoot whether the JVM runs as root
  * @param housekeeping background deletes of finished checkouts
  * @param observers told about each finished run
@@ -33,7 +36,7 @@ import java.util.function.Consumer;
  * @param processEnded told the run id once its harness process has ended (later bails are refused)
  */
 public record RunnerServices(Workspaces workspaces, ChangeCollector changes, ResultStore results,
-        ProcessSupervisor supervisor, Installations installations, Map<String, String> environment, boolean runningAsRoot,
+        ProcessSupervisor supervisor, Installations installations, Map<String, String> environment, RunEnvironment runEnvironment, boolean runningAsRoot,
         ExecutorService housekeeping, List<RunObserver> observers, List<ProviderResolver> providers,
         BiFunction<String, String, ResolvedProvider> resolve, Consumer<String> processEnded) {
     public RunnerServices {
@@ -43,10 +46,25 @@ public record RunnerServices(Workspaces workspaces, ChangeCollector changes, Res
         Objects.requireNonNull(supervisor, "supervisor");
         Objects.requireNonNull(installations, "installations");
         environment = Map.copyOf(environment);
+        Objects.requireNonNull(runEnvironment, "runEnvironment");
         Objects.requireNonNull(housekeeping, "housekeeping");
         observers = List.copyOf(observers);
         providers = List.copyOf(providers);
         Objects.requireNonNull(resolve, "resolve");
         Objects.requireNonNull(processEnded, "processEnded");
+    }
+
+    /** Services whose processes start from {@code environment}'s allowlist ({@link RunEnvironment#of}). */
+    public RunnerServices(Workspaces workspaces, ChangeCollector changes, ResultStore results,
+            ProcessSupervisor supervisor, Installations installations, Map<String, String> environment, boolean runningAsRoot,
+            ExecutorService housekeeping, List<RunObserver> observers, List<ProviderResolver> providers,
+            BiFunction<String, String, ResolvedProvider> resolve, Consumer<String> processEnded) {
+        this(workspaces, changes, results, supervisor, installations, environment, RunEnvironment.of(environment),
+                runningAsRoot, housekeeping, observers, providers, resolve, processEnded);
+    }
+
+    /** The environment every process of a run starts from (before its invocation's variables). */
+    public Map<String, String> processEnvironment() {
+        return runEnvironment.base();
     }
 }
