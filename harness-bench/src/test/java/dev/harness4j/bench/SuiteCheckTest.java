@@ -143,6 +143,9 @@ class SuiteCheckTest {
             assertThat(SummaryFormat.leaderboard(metrics)).contains("references (not ranked", "nop: 0/1 passed",
                     "oracle: 2/2 passed");
             assertThat(SummaryFormat.table(summary)).contains("oracle (reference)");
+            Path index = BenchReport.write(runner.results().resultsDir(), summary.rows(), metrics, null, tmp.resolve("report"));
+            assertThat(Files.readString(index)).contains("References (not ranked", "<td>oracle</td>", "oracle (reference)")
+                    .doesNotContain("<td>1</td><td>oracle</td>");
         }
     }
 }

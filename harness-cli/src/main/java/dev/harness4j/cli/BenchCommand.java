@@ -44,7 +44,8 @@ final class BenchCommand implements Runnable {
         String id;
         @Option(names = "--harness", split = ",", required = true, description = "harness ids")
         List<String> harnesses = new ArrayList<>();
-        @Option(names = "--provider", split = ",", required = true, description = "providers from providers.json")
+        @Option(names = "--provider", split = ",",
+                description = "providers from providers.json (not needed when every harness is a reference: nop, oracle)")
         List<String> providers = new ArrayList<>();
         @Option(names = "--model", split = ",", description = "models (default: each provider's default)")
         List<String> models = new ArrayList<>();

@@ -55,4 +55,21 @@ class BenchCheckCommandTest {
                 tmp.resolve("state").toString())).isEqualTo(Harness4j.BAD_INPUT);
         assertThat(err.toString()).contains("cannot be read");
     }
+
+    @Test
+    void aBenchRunOfReferenceHarnessesNeedsNoProviderAndKeepsThemOffTheLeaderboard() throws Exception {
+        Path suite = tmp.resolve("refs");
+        task(suite, "answer", "grep -qx 42 answer.txt", "echo 42 > answer.txt");
+        String stateDir = tmp.resolve("state").toString();
+
+        int code = run("bench", "run", "--suite", suite.toString(), "--harness", "nop,oracle", "--state-dir", stateDir);
+
+        assertThat(code).as(out + "\n" + err).isEqualTo(Harness4j.OK);
+        assertThat(out.toString()).contains("references (not ranked", "nop: 0/1 passed", "oracle: 1/1 passed");
+
+        out.getBuffer().setLength(0);
+        assertThat(run("bench", "run", "--suite", suite.toString(), "--harness", "claude-code,nop", "--state-dir", stateDir))
+                .isEqualTo(Harness4j.BAD_INPUT);
+        assertThat(err.toString()).contains("no provider", "only [nop] need none");
+    }
 }
