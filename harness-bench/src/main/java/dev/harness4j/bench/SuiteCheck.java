@@ -72,19 +72,25 @@ public final class SuiteCheck {
     public SuiteCheckReport check(TaskSuite suite) throws InterruptedException {
         Objects.requireNonNull(suite, "suite");
         String benchId = id != null ? id : suite.id() + ID_SUFFIX;
-        BenchPlan nop = plan(suite.tasks(), ReferenceHarnesses.NOP, 1, benchId);
-        List<BenchTask> solved = suite.tasks().stream().filter(t -> t.solution().isPresent()).toList();
-        BenchPlan oracle = solved.isEmpty() ? null : plan(solved, ReferenceHarnesses.ORACLE, ORACLE_RUNS, benchId);
+        BenchPlan.Builder b = BenchPlan.builder(runner).id(benchId).harnesses(ReferenceHarnesses.NOP, ReferenceHarnesses.ORACLE)
+                .trials(ORACLE_RUNS).force(true);
+        suite.tasks().forEach(b::task);
+        if (baseline != null) {
+            b.baseline(baseline);
+        }
+        BenchPlan plan = b.build(); // one plan: each task's setup runs once
+        List<Combo> nopRuns = plan.combos().stream()
+                .filter(c -> c.harness().equals(ReferenceHarnesses.NOP) && c.trial() == 1).toList();
+        List<Combo> oracleRuns = plan.combos().stream()
+                .filter(c -> c.harness().equals(ReferenceHarnesses.ORACLE) && c.task().solution().isPresent())
+                .sorted(java.util.Comparator.comparingInt(Combo::trial)).toList(); // trial 1 of every task first
         Map<String, SuiteCheckReport.Verdict> nops = new LinkedHashMap<>();
         Map<String, List<SuiteCheckReport.Verdict>> oracles = new LinkedHashMap<>();
-        for (Combo c : nop.combos()) {
-            nops.put(c.task().id(), run(nop, c));
+        for (Combo c : nopRuns) {
+            nops.put(c.task().id(), run(plan, c, false));
         }
-        if (oracle != null) {
-            for (Combo c : oracle.combos().stream()
-                    .sorted(java.util.Comparator.comparingInt(Combo::trial)).toList()) { // trial 1 of every task first
-                oracles.computeIfAbsent(c.task().id(), k -> new ArrayList<>()).add(run(oracle, c));
-            }
+        for (Combo c : oracleRuns) {
+            oracles.computeIfAbsent(c.task().id(), k -> new ArrayList<>()).add(run(plan, c, true));
         }
         List<SuiteCheckReport.TaskCheck> tasks = new ArrayList<>();
         for (BenchTask t : suite.tasks()) {
@@ -94,16 +100,7 @@ public final class SuiteCheck {
         return new SuiteCheckReport(suite.id(), benchId, tasks);
     }
 
-    private BenchPlan plan(List<BenchTask> tasks, String harness, int trials, String benchId) {
-        BenchPlan.Builder b = BenchPlan.builder(runner).id(benchId).harnesses(harness).trials(trials).force(true);
-        tasks.forEach(b::task);
-        if (baseline != null) {
-            b.baseline(baseline);
-        }
-        return b.build();
-    }
-
-    private SuiteCheckReport.Verdict run(BenchPlan plan, Combo c) throws InterruptedException {
+    private SuiteCheckReport.Verdict run(BenchPlan plan, Combo c, boolean numbered) throws InterruptedException {
         byte[] b = new byte[4];
         random.nextBytes(b);
         String runId = ZonedDateTime.now(ZoneOffset.UTC).format(ID_TIME) + "-" + HexFormat.of().formatHex(b);
@@ -119,7 +116,7 @@ public final class SuiteCheck {
         }
         SuiteCheckReport.Verdict v = SuiteCheckReport.Verdict.of(r);
         if (out != null) {
-            out.println("  " + c.task().id() + " · " + c.harness() + (plan.trials() > 1 ? " #" + c.trial() : "") + ": "
+            out.println("  " + c.task().id() + " · " + c.harness() + (numbered ? " #" + c.trial() : "") + ": "
                     + v.describe());
         }
         return v;
