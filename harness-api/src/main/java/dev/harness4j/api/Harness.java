@@ -119,6 +119,21 @@ public interface Harness {
     }
 
     /**
+     * Whether runs of this harness reach a model through a provider; {@code true} (the default)
+     * for every coding agent. A harness that calls no model (a reference harness that does nothing,
+     * or that runs a task's known solution) returns {@code false}: the runner then resolves no
+     * provider for its runs (the spec's provider and model are labels only; a bench plan needs no
+     * provider for it), its {@link HarnessContext#provider()} has no endpoint (as for {@link
+     * ResolvedProvider#cliLogin}, with the spec's names) and its runs are never metered. Workspace,
+     * supervision, limits and sandbox are those of any run.
+     *
+     * @return whether the harness needs a provider
+     */
+    default boolean needsProvider() {
+        return true;
+    }
+
+    /**
      * An invocation that asks the CLI whether it is logged in, making no model call; empty when
      * the CLI has no such probe (the default).
      *

@@ -12,7 +12,8 @@ import java.util.TreeMap;
 
 /**
  * A bench's {@link Metrics}: per combo (harness, provider, model) as a leaderboard, per task, and
- * per task × combo cell. Pure and immutable; computed from a {@link BenchSummary}'s rows.
+ * per task × combo cell. Pure and immutable; computed from a {@link BenchSummary}'s rows. The
+ * reference harnesses' runs are kept apart in {@link #references()}, never on the leaderboard.
  *
  * <pre>{@code
  * BenchMetrics m = BenchMetrics.of(BenchSummary.read(runner.results()));
@@ -44,8 +45,11 @@ public final class BenchMetrics {
     private final List<ComboMetrics> leaderboard;
     private final Map<String, Metrics> tasks;
     private final Map<String, Map<String, Metrics>> cells;
+    private final List<ComboMetrics> references;
 
-    private BenchMetrics(List<ComboMetrics> leaderboard, Map<String, Metrics> tasks, Map<String, Map<String, Metrics>> cells) {
+    private BenchMetrics(List<ComboMetrics> leaderboard, Map<String, Metrics> tasks, Map<String, Map<String, Metrics>> cells,
+            List<ComboMetrics> references) {
+        this.references = List.copyOf(references);
         this.leaderboard = List.copyOf(leaderboard);
         this.tasks = Collections.unmodifiableMap(tasks);
         this.cells = Collections.unmodifiableMap(cells);
@@ -58,6 +62,23 @@ public final class BenchMetrics {
 
     /** The metrics of these rows. */
     public static BenchMetrics of(List<ResultRow> rows) {
+        Map<List<String>, List<ResultRow>> refs = new LinkedHashMap<>();
+        List<ResultRow> agents = new ArrayList<>();
+        for (ResultRow r : rows) {
+            if (r.reference()) {
+                refs.computeIfAbsent(java.util.Arrays.asList(r.harness(), r.provider(), r.model()), k -> new ArrayList<>()).add(r);
+            } else {
+                agents.add(r);
+            }
+        }
+        BenchMetrics m = ofAgents(agents);
+        List<ComboMetrics> references = new ArrayList<>();
+        refs.forEach((k, v) -> references.add(new ComboMetrics(k.get(0), k.get(1), k.get(2), Metrics.of(v))));
+        references.sort(Comparator.comparing(ComboMetrics::label));
+        return new BenchMetrics(m.leaderboard, m.tasks, m.cells, references);
+    }
+
+    private static BenchMetrics ofAgents(List<ResultRow> rows) {
         Map<List<String>, List<ResultRow>> byCombo = new LinkedHashMap<>();
         Map<String, List<ResultRow>> byTask = new TreeMap<>();
         Map<String, Map<String, List<ResultRow>>> byCell = new TreeMap<>();
@@ -96,10 +117,19 @@ public final class BenchMetrics {
                 .thenComparing(ComboMetrics::label));
         Map<String, Map<String, Metrics>> sortedCells = new LinkedHashMap<>();
         new TreeMap<>(cells).forEach((t, row) -> sortedCells.put(t, Collections.unmodifiableMap(new TreeMap<>(row))));
-        return new BenchMetrics(board, new TreeMap<>(tasks), sortedCells);
+        return new BenchMetrics(board, new TreeMap<>(tasks), sortedCells, List.of());
     }
 
-    /** Every combo, best first: by pass rate, then the interval's lower bound, then cost per pass. */
+    /**
+     * The runs of the reference harnesses ({@code nop}, {@code oracle}: {@link
+     * dev.harness4j.bench.reference.ReferenceHarnesses}), one entry per harness, by label: they
+     * check the verifiers and are never ranked, nor counted in {@link #tasks()} or {@link #cells()}.
+     */
+    public List<ComboMetrics> references() {
+        return references;
+    }
+
+    /** Every agent combo, best first: by pass rate, then the interval's lower bound, then cost per pass. */
     public List<ComboMetrics> leaderboard() {
         return leaderboard;
     }

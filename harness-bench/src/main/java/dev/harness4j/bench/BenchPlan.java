@@ -3,6 +3,7 @@ package dev.harness4j.bench;
 import dev.harness4j.api.Isolation;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.bench.reference.ReferenceHarnesses;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.Preflight;
 import dev.harness4j.core.ResultIndex;
@@ -28,7 +29,10 @@ import java.util.Set;
  * provider pair the adapter refuses ({@link dev.harness4j.api.Harness#unsupported}: an API style
  * it does not speak, the CLI's own login), a model the provider's catalogue does not list, a
  * missing baseline — every problem is listed in one {@link BenchPlanException} and nothing is
- * queued ({@link Preflight}). A model no catalogue can confirm is a {@link #warnings() warning}.
+ * queued ({@link Preflight}). A harness that {@linkplain dev.harness4j.api.Harness#needsProvider()
+ * needs no provider} (the reference harnesses {@code nop} and {@code oracle}) gets one combo per
+ * task and trial, labelled provider and model {@code none}, whatever providers and models the plan
+ * names; a plan of such harnesses only needs no provider. A model no catalogue can confirm is a {@link #warnings() warning}.
  * Harnesses, installations and providers are the {@link HarnessRunner}'s, resolved the way its
  * runs resolve them. Combos are de-duplicated (by harness, provider, resolved model and task)
  * and ordered so that consecutive runs hit different providers where the matrix allows it.
@@ -171,6 +175,9 @@ public final class BenchPlan {
                 .prompt(t.prompt()).baseline(repo).ref(taskRef)
                 .isolation(isolation).limits(t.limits().orElse(limits)).task(c.label()).trial(c.trial());
         options.forEach(b::option);
+        if (ReferenceHarnesses.ORACLE.equals(c.harness())) {
+            t.solution().ifPresent(sol -> b.option(ReferenceHarnesses.SCRIPT_OPTION, sol.script()));
+        }
         return b.build();
     }
 
@@ -381,8 +388,15 @@ public final class BenchPlan {
             if (harnesses.isEmpty()) {
                 problems.add("no harness: name at least one (--harness claude-code,opencode,aider); known: " + runner.registry().ids());
             }
-            if (providers.isEmpty()) {
-                problems.add("no provider: name at least one (--provider <name>)");
+            List<String> modelHarnesses = new ArrayList<>();
+            List<String> providerless = new ArrayList<>();
+            for (String h : harnesses) {
+                boolean none = runner.registry().find(h).map(x -> !x.needsProvider()).orElse(false);
+                (none ? providerless : modelHarnesses).add(h);
+            }
+            if (providers.isEmpty() && (!modelHarnesses.isEmpty() || harnesses.isEmpty())) {
+                problems.add("no provider: name at least one (--provider <name>)"
+                        + (providerless.isEmpty() ? "" : "; only " + providerless + " need none"));
             }
             if (tasks.isEmpty()) {
                 problems.add("no task: give a prompt (--prompt \"...\" or --prompt-file <file>)");
@@ -394,7 +408,15 @@ public final class BenchPlan {
             } else if (baseline != null && !Files.exists(baseline.resolve(".git"))) {
                 problems.add("the baseline " + baseline + " is not a git repository (no .git): pass the root of a git checkout");
             }
-            MatrixCheck checked = new MatrixCheck(runner, harnesses, providers, models, problems);
+            MatrixCheck checked = new MatrixCheck(runner, modelHarnesses,
+                    modelHarnesses.isEmpty() ? List.of() : providers, models, problems);
+            Preflight preflight = Preflight.of(runner);
+            providerless.forEach(h -> preflight.harness(h).ifPresent(problems::add));
+            List<String> warnings = new ArrayList<>(checked.warnings);
+            if (providerless.contains(ReferenceHarnesses.ORACLE)) {
+                tasks.values().stream().filter(t -> t.solution().isEmpty()).forEach(t -> warnings.add("task " + t.id()
+                        + " has no reference solution: its oracle runs end error (give it a \"solution\")"));
+            }
             Map<String, Path> setupRepos = problems.isEmpty()
                     ? TaskSetup.prepare(runner.stateDir(), id, tasks.values(), problems) : Map.of();
             if (!problems.isEmpty()) {
@@ -414,7 +436,17 @@ public final class BenchPlan {
                     }
                 }
             }
-            return new BenchPlan(interleaveProviders(new ArrayList<>(unique.values())), this, setupRepos, checked.warnings);
+            for (String h : providerless) { // no provider resolved: one combo per task and trial, labelled "none"
+                for (BenchTask t : tasks.values()) {
+                    String label = id == null ? t.id() : id + "/" + t.id();
+                    for (int trial = 1; trial <= trials; trial++) {
+                        unique.putIfAbsent(List.of(h, ReferenceHarnesses.PROVIDER, ReferenceHarnesses.MODEL, label, trial),
+                                new Combo(h, ReferenceHarnesses.PROVIDER, ReferenceHarnesses.MODEL,
+                                        ReferenceHarnesses.MODEL, t, label, trial));
+                    }
+                }
+            }
+            return new BenchPlan(interleaveProviders(new ArrayList<>(unique.values())), this, setupRepos, warnings);
         }
     }
 }

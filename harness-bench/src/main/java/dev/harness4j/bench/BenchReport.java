@@ -119,6 +119,16 @@ public final class BenchReport {
             sb.append(td(t.errorClasses().isEmpty() ? "-" : t.errorClasses().toString())).append("</tr>");
         }
         sb.append("</tbody></table>");
+        if (!m.references().isEmpty()) { // nop and oracle check the verifiers; never ranked
+            sb.append("<h2>References (not ranked: they check the verifiers)</h2><table id=\"references\"><thead><tr>"
+                    + "<th>harness</th><th>passed</th><th>not passed</th></tr></thead><tbody>");
+            for (BenchMetrics.ComboMetrics x : m.references()) {
+                Metrics t = x.metrics();
+                sb.append("<tr>").append(td(x.harness())).append(num(t.passed(), t.passed() + "/" + t.runs()))
+                        .append(td(t.errorClasses().isEmpty() ? "-" : t.errorClasses().toString())).append("</tr>");
+            }
+            sb.append("</tbody></table>");
+        }
         List<String> combos = m.leaderboard().stream().map(BenchMetrics.ComboMetrics::label).toList();
         sb.append("<h2>Tasks × combos</h2><table id=\"grid\"><thead><tr><th>task</th>");
         combos.forEach(x -> sb.append("<th>").append(esc(x)).append("</th>"));

@@ -10,8 +10,8 @@ import java.util.Optional;
 /**
  * One task of a bench: an id (used in reports and result paths), the instruction, where its
  * repository comes from (a repository and ref, or a setup command that builds one from the task's
- * own files, or else the plan's baseline), the agent's limits, how the result is verified, and
- * tags. Immutable; built in code with {@link #builder} or read from a directory by {@link
+ * own files, or else the plan's baseline), the agent's limits, how the result is verified, its
+ * reference solution, and tags. Immutable; built in code with {@link #builder} or read from a directory by {@link
  * TaskSuite#load}.
  *
  * <pre>{@code
@@ -32,6 +32,7 @@ public final class BenchTask {
     private final Path dir;
     private final Limits limits;
     private final TaskVerify verify;
+    private final TaskSolution solution;
     private final List<String> tags;
 
     private BenchTask(Builder b) {
@@ -43,6 +44,7 @@ public final class BenchTask {
         this.dir = b.dir;
         this.limits = b.limits;
         this.verify = b.verify;
+        this.solution = b.solution;
         this.tags = List.copyOf(b.tags);
     }
 
@@ -112,6 +114,11 @@ public final class BenchTask {
         return Optional.ofNullable(verify);
     }
 
+    /** The reference solution the {@code oracle} harness runs, when the task has one. */
+    public Optional<TaskSolution> solution() {
+        return Optional.ofNullable(solution);
+    }
+
     public List<String> tags() {
         return tags;
     }
@@ -121,12 +128,12 @@ public final class BenchTask {
         return o instanceof BenchTask t && id.equals(t.id) && instruction.equals(t.instruction)
                 && Objects.equals(repo, t.repo) && Objects.equals(ref, t.ref) && Objects.equals(setup, t.setup)
                 && Objects.equals(dir, t.dir) && Objects.equals(limits, t.limits) && Objects.equals(verify, t.verify)
-                && tags.equals(t.tags);
+                && Objects.equals(solution, t.solution) && tags.equals(t.tags);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, instruction, repo, ref, setup, dir, limits, verify, tags);
+        return Objects.hash(id, instruction, repo, ref, setup, dir, limits, verify, solution, tags);
     }
 
     @Override
@@ -144,6 +151,7 @@ public final class BenchTask {
         private Path dir;
         private Limits limits;
         private TaskVerify verify;
+        private TaskSolution solution;
         private final List<String> tags = new ArrayList<>();
 
         private Builder(String id) {
@@ -190,6 +198,12 @@ public final class BenchTask {
 
         public Builder verify(TaskVerify value) {
             this.verify = Objects.requireNonNull(value, "verify");
+            return this;
+        }
+
+        /** The reference solution the {@code oracle} harness runs ({@link SuiteCheck} checks the verifier with it). */
+        public Builder solution(TaskSolution value) {
+            this.solution = Objects.requireNonNull(value, "solution");
             return this;
         }
 

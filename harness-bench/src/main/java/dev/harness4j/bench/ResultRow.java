@@ -73,4 +73,9 @@ public record ResultRow(
     public String label() {
         return harness + " / " + (model == null ? "(default)" : model);
     }
+
+    /** Whether this is a reference harness's run ({@code nop}, {@code oracle}): labelled so, never ranked. */
+    public boolean reference() {
+        return dev.harness4j.bench.reference.ReferenceHarnesses.isReference(harness);
+    }
 }

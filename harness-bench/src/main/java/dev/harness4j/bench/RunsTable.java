@@ -50,7 +50,7 @@ final class RunsTable {
             ResultRow r = rows.get(i);
             sb.append(i == 0 ? "[" : ",\n[").append(i).append(',');
             str(sb, String.valueOf(r.task())).append(',');
-            str(sb, r.harness()).append(',');
+            str(sb, r.harness() + (r.reference() ? " (reference)" : "")).append(',');
             str(sb, String.valueOf(r.model())).append(',').append(r.trial()).append(',');
             str(sb, r.outcome()).append(',');
             str(sb, r.verifyStatus() == null ? "-" : r.verifyStatus()).append(',')

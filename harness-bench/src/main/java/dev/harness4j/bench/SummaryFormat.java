@@ -37,7 +37,7 @@ public final class SummaryFormat {
         List<String[]> lines = new ArrayList<>();
         lines.add(HEADER);
         for (ResultRow r : s.rows()) {
-            lines.add(new String[] {nz(r.task()), r.harness(), nz(r.model()), String.valueOf(r.trial()), r.outcome(),
+            lines.add(new String[] {nz(r.task()), r.harness() + (r.reference() ? " (reference)" : ""), nz(r.model()), String.valueOf(r.trial()), r.outcome(),
                 nz(r.verifyStatus()) + (r.reward() == null ? "" : String.format(Locale.ROOT, " (%.2f)", r.reward())),
                 duration(r.durationMs()),
                 nz(r.filesChanged()), lines(r), tokens(r), cost(r), nz(r.servedVerdict()), r.branch() == null ? "-" : r.branch()});
@@ -106,7 +106,23 @@ public final class SummaryFormat {
                     .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
             lines.add(l.toArray(String[]::new));
         }
-        return align(lines);
+        return align(lines) + references(m);
+    }
+
+    /** The reference harnesses' verdicts, after the leaderboard and not ranked; empty when none ran. */
+    private static String references(BenchMetrics m) {
+        if (m.references().isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("references (not ranked: they check the verifiers):\n");
+        for (BenchMetrics.ComboMetrics c : m.references()) {
+            Metrics x = c.metrics();
+            sb.append("  ").append(c.harness()).append(": ").append(x.passed()).append('/').append(x.runs())
+                    .append(" passed").append(x.errorClasses().isEmpty() ? "" : "; not passed: " + x.errorClasses()
+                            .entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")))
+                    .append('\n');
+        }
+        return sb.toString();
     }
 
     /** The task × combo grid: one line per task, one column per combo, each cell {@code passed/runs}. */
@@ -215,12 +231,12 @@ public final class SummaryFormat {
     public static String csv(BenchSummary s) {
         StringBuilder sb = new StringBuilder(
                 "dir,harness,provider,model,task,outcome,reason,duration_ms,files_changed,insertions,deletions,"
-                        + "tokens_in,tokens_out,token_source,cost_usd,cost_source,served_verdict,branch\n");
+                        + "tokens_in,tokens_out,token_source,cost_usd,cost_source,served_verdict,branch,reference\n");
         for (ResultRow r : s.rows()) {
             Object[] cells = {r.dir(), r.harness(), r.provider(), r.model(), r.task(), r.outcome(), r.reason(),
                 r.durationMs(), r.filesChanged(), r.insertions(), r.deletions(), r.tokensIn(), r.tokensOut(),
                 r.tokenSource(), r.costUsd() == null ? null : figure(r.costUsd()).toPlainString(), r.costSource(),
-                r.servedVerdict(), r.branch()};
+                r.servedVerdict(), r.branch(), r.reference()};
             for (int i = 0; i < cells.length; i++) {
                 sb.append(csvCell(cells[i])).append(i + 1 < cells.length ? "," : "\n");
             }
@@ -253,6 +269,7 @@ public final class SummaryFormat {
             n.put("cost_source", r.costSource());
             n.put("served_verdict", r.servedVerdict());
             n.put("branch", r.branch());
+            n.put("reference", r.reference());
         }
         BenchSummary.Totals t = s.totals();
         ObjectNode tn = root.putObject("totals");

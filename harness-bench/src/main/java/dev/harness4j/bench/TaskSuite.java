@@ -32,12 +32,16 @@ import java.util.stream.Stream;
  *   "baseline": {"repo": "../../repos/calc", "ref": "main"},   // relative to the task dir
  *   "limits": {"max_runtime_seconds": 300, "inactivity_timeout_seconds": 120, "max_turns": 30},
  *   "verify": {"command": "python3 verify/test_calc.py", "timeout_seconds": 60, "files": "verify"},
+ *   "solution": "solution/solve.sh",           // or {"command": "..."}: what the oracle runs
  *   "tags": ["python"]
  * }
  * }</pre>
  *
  * <p>{@code verify.files} (default {@code verify} when that directory exists) is copied into the
- * workspace only after the agent has finished. Every problem in every task (unreadable JSON, an
+ * workspace only after the agent has finished. {@code solution} is the task's reference solution
+ * ({@link TaskSolution}): a shell script file inside the task dir, or inline commands; it is
+ * read when the suite is loaded, never shown to an agent, and run by the {@code oracle}
+ * reference harness ({@link SuiteCheck}). Every problem in every task (unreadable JSON, an
  * unknown field, no instruction, no verify command, two tasks with one id, ...) is reported at
  * once in one {@link BenchPlanException}.
  *
@@ -52,7 +56,9 @@ public final class TaskSuite {
     /** The instruction file used when {@code task.json} has no {@code instruction}. */
     public static final String INSTRUCTION_FILE = "instruction.md";
 
-    private static final Set<String> FIELDS = Set.of("id", "instruction", "baseline", "setup", "limits", "verify", "tags");
+    private static final Set<String> FIELDS = Set.of("id", "instruction", "baseline", "setup", "limits", "verify", "solution",
+            "tags");
+    private static final Set<String> SOLUTION_FIELDS = Set.of("command");
     private static final Set<String> BASELINE_FIELDS = Set.of("repo", "ref");
     private static final Set<String> LIMIT_FIELDS = Set.of("max_runtime_seconds", "inactivity_timeout_seconds", "max_turns");
     private static final Set<String> VERIFY_FIELDS = Set.of("command", "timeout_seconds", "files");
@@ -201,6 +207,7 @@ public final class TaskSuite {
                         filesDir);
             }
         }
+        TaskSolution solution = solution(dir, n.get("solution"), own);
         List<String> tags = new ArrayList<>();
         JsonNode t = n.get("tags");
         if (t != null && !t.isNull()) {
@@ -231,7 +238,47 @@ public final class TaskSuite {
         if (limits != null) {
             task.limits(limits);
         }
+        if (solution != null) {
+            task.solution(solution);
+        }
         return Optional.of(task.build());
+    }
+
+    /** The task's {@code solution}: a script file inside the task dir, or {@code {"command": "..."}}; null when none. */
+    private static TaskSolution solution(Path dir, JsonNode s, List<String> problems) {
+        if (s == null || s.isNull()) {
+            return null;
+        }
+        if (s.isTextual()) {
+            Path file = dir.resolve(s.textValue()).normalize();
+            if (!file.startsWith(dir) || !Files.isRegularFile(file)) {
+                problems.add("solution " + s.textValue() + " is not a file inside the task dir (give a shell script's"
+                        + " path relative to the task dir, or {\"command\": \"...\"})");
+                return null;
+            }
+            try {
+                String script = Files.readString(file, StandardCharsets.UTF_8);
+                if (script.isBlank()) {
+                    problems.add("solution " + s.textValue() + " is empty");
+                    return null;
+                }
+                return new TaskSolution(script, file);
+            } catch (IOException e) {
+                problems.add("solution " + s.textValue() + " is not readable: " + e);
+                return null;
+            }
+        }
+        if (!s.isObject()) {
+            problems.add("solution must be a script's path (a string) or {\"command\": \"...\"}, was " + s);
+            return null;
+        }
+        unknown(s, SOLUTION_FIELDS, "solution.", problems);
+        String command = text(s, "command", problems);
+        if (command == null || command.isBlank()) {
+            problems.add("solution needs a non-blank \"command\"");
+            return null;
+        }
+        return TaskSolution.of(command);
     }
 
     /** The suite's id (a loaded suite's: its directory's name). */

@@ -112,4 +112,36 @@ class TaskSuiteTest {
         assertThatThrownBy(() -> BenchTask.builder("t").verify(TaskVerify.of("true")).build())
                 .hasMessageContaining("no instruction");
     }
+
+    @Test
+    void readsAReferenceSolutionFromAScriptFileOrInlineCommandsAndRefusesBadOnes() throws Exception {
+        Path suite = tmp.resolve("solved");
+        Path file = task(suite, "file", "{\"instruction\": \"x\", \"verify\": {\"command\": \"true\"},"
+                + " \"solution\": \"solution/solve.sh\"}");
+        Files.createDirectories(file.resolve("solution"));
+        Files.writeString(file.resolve("solution/solve.sh"), "echo 42 > answer.txt\n");
+        task(suite, "inline", "{\"instruction\": \"x\", \"verify\": {\"command\": \"true\"},"
+                + " \"solution\": {\"command\": \"echo 42 > answer.txt\"}}");
+        task(suite, "none", "{\"instruction\": \"x\", \"verify\": {\"command\": \"true\"}}");
+
+        TaskSuite s = TaskSuite.load(suite);
+
+        TaskSolution fromFile = s.task("file").orElseThrow().solution().orElseThrow();
+        assertThat(fromFile.script()).isEqualTo("echo 42 > answer.txt\n");
+        assertThat(fromFile.source()).isEqualTo(file.resolve("solution/solve.sh").toAbsolutePath());
+        assertThat(s.task("inline").orElseThrow().solution()).contains(TaskSolution.of("echo 42 > answer.txt"));
+        assertThat(s.task("none").orElseThrow().solution()).isEmpty();
+
+        Path bad = tmp.resolve("bad-solutions");
+        task(bad, "missing", "{\"instruction\": \"x\", \"verify\": {\"command\": \"true\"}, \"solution\": \"solve.sh\"}");
+        task(bad, "outside", "{\"instruction\": \"x\", \"verify\": {\"command\": \"true\"}, \"solution\": \"../missing/task.json\"}");
+        task(bad, "typo", "{\"instruction\": \"x\", \"verify\": {\"command\": \"true\"}, \"solution\": {\"cmd\": \"true\"}}");
+        task(bad, "number", "{\"instruction\": \"x\", \"verify\": {\"command\": \"true\"}, \"solution\": 3}");
+        assertThatThrownBy(() -> TaskSuite.load(bad)).isInstanceOfSatisfying(BenchPlanException.class, e -> {
+            assertThat(e.problems()).anyMatch(p -> p.contains("missing") && p.contains("solution solve.sh is not a file"));
+            assertThat(e.problems()).anyMatch(p -> p.contains("outside") && p.contains("is not a file inside the task dir"));
+            assertThat(e.problems()).anyMatch(p -> p.contains("typo") && p.contains("\"solution.cmd\""));
+            assertThat(e.problems()).anyMatch(p -> p.contains("number") && p.contains("solution must be a script's path"));
+        });
+    }
 }

@@ -21,10 +21,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code bench run | resume | summary | compare | report}. */
+/** {@code bench run | resume | check | summary | compare | report}. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Runs and reads benches.",
-        subcommands = {BenchCommand.Run.class, BenchCommand.Resume.class, BenchCommand.Summary.class,
-            BenchCommand.Compare.class, BenchCommand.Report.class})
+        subcommands = {BenchCommand.Run.class, BenchCommand.Resume.class, BenchCheckCommand.class,
+            BenchCommand.Summary.class, BenchCommand.Compare.class, BenchCommand.Report.class})
 final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -44,7 +44,8 @@ final class BenchCommand implements Runnable {
         String id;
         @Option(names = "--harness", split = ",", required = true, description = "harness ids")
         List<String> harnesses = new ArrayList<>();
-        @Option(names = "--provider", split = ",", required = true, description = "providers from providers.json")
+        @Option(names = "--provider", split = ",",
+                description = "providers from providers.json (not needed when every harness is a reference: nop, oracle)")
         List<String> providers = new ArrayList<>();
         @Option(names = "--model", split = ",", description = "models (default: each provider's default)")
         List<String> models = new ArrayList<>();
@@ -233,7 +234,7 @@ final class BenchCommand implements Runnable {
     }
 
     /** A PrintWriter as an OutputStream, for the bench's PrintStream. */
-    private static final class WriterStream extends java.io.OutputStream {
+    static final class WriterStream extends java.io.OutputStream {
         private final PrintWriter out;
         private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
 

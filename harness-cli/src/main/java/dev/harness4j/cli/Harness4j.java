@@ -71,7 +71,10 @@ public final class Harness4j implements Runnable {
             e.getCommandLine().usage(e.getCommandLine().getErr());
             return BAD_INPUT;
         });
-        return cl.execute(args);
+        int code = cl.execute(args);
+        out.flush(); // a command that print()s without a newline at the end (bench summary --format table)
+        err.flush(); // would otherwise lose its output to main's System.exit
+        return code;
     }
 
     @Override

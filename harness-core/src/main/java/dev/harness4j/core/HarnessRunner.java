@@ -65,6 +65,11 @@ public final class HarnessRunner implements AutoCloseable {
     public static final Duration DEFAULT_LOGIN_CACHE_TTL = LoginProbeStage.DEFAULT_CACHE_TTL;
     /** How long an adapter's login probe may run before the login is recorded as unknown: 20 s. */
     public static final Duration DEFAULT_LOGIN_TIMEOUT = LoginProbeStage.DEFAULT_TIMEOUT;
+    /**
+     * The model named in the context of a run whose harness needs no provider ({@link
+     * dev.harness4j.api.Harness#needsProvider()}) when its spec names none: {@value}.
+     */
+    public static final String NO_MODEL = "none";
 
     private final HarnessRegistry registry;
     private final Installations installations;
@@ -192,6 +197,7 @@ public final class HarnessRunner implements AutoCloseable {
      * @throws dev.harness4j.api.UnknownHarnessException when no adapter has the spec's harness id
      * @throws dev.harness4j.api.HarnessNotInstalledException when the harness's CLI is missing
      * @throws ProviderNotResolvableException when no resolver knows the provider, or it cannot be resolved
+     *     (never for a harness that needs no provider: its spec's provider and model are labels)
      * @throws dev.harness4j.core.workspace.NotAGitRepositoryException for a baseline that is no repository
      * @throws dev.harness4j.core.workspace.UnknownRefException for a ref that names no commit
      * @throws dev.harness4j.core.workspace.StateDirNotWritableException when the state dir cannot be written
@@ -224,7 +230,8 @@ public final class HarnessRunner implements AutoCloseable {
             long t0 = System.nanoTime(); // the runner's own checks: "preflight" in the record's stage times
             Harness harness = registry.require(spec.harness());
             Path executable = installations.require(harness);
-            ResolvedProvider provider = providers.resolve(spec.provider(), spec.model());
+            ResolvedProvider provider = harness.needsProvider() ? providers.resolve(spec.provider(), spec.model())
+                    : ResolvedProvider.cliLogin(spec.provider(), spec.model() != null ? spec.model() : NO_MODEL);
             var baseline = workspaces.inspect(spec.baseline(), spec.ref()); // reads only: bad input writes nothing
             RunContext run = new RunContext(runId, spec, harness, executable, provider, baseline, workspaces.stateDir(),
                     Instant.now(), afterHarness, metering && !provider.usesCliLogin());

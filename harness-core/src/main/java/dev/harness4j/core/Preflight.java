@@ -147,7 +147,8 @@ public final class Preflight {
 
     /**
      * Every finding for one harness × provider × model: the harness, the provider's resolution,
-     * the pair and the model.
+     * the pair and the model (for a harness that {@linkplain Harness#needsProvider() needs no
+     * provider}, the harness only).
      *
      * @param harnessId the harness id
      * @param provider the provider name
@@ -158,6 +159,9 @@ public final class Preflight {
         List<String> problems = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         harness(harnessId).ifPresent(problems::add);
+        if (runner.registry().find(harnessId).map(h -> !h.needsProvider()).orElse(false)) {
+            return new Findings(problems, warnings); // its runs resolve no provider: nothing more to check
+        }
         ResolvedProvider resolved;
         try {
             resolved = runner.resolveProvider(provider, model);

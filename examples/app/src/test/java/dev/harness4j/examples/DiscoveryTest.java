@@ -21,7 +21,8 @@ class DiscoveryTest {
     @Test
     void discoversTheBundledAdaptersAndAThirdPartyOne() {
         assertThat(registry.ids()).containsExactly("aider", "claude-code", "codex", "gemini", "mini-swe-agent",
-                NotesAgentHarness.ID, "opencode", "qwen-code");
+                "nop", NotesAgentHarness.ID, "opencode", "oracle", "qwen-code"); // nop, oracle: harness-bench's references
+        assertThat(registry.require("oracle").needsProvider()).isFalse();
         assertThat(registry.loadFailures()).isEmpty();
         assertThat(registry.require("claude-code").completionMode()).isEqualTo(CompletionMode.STRUCTURED);
         assertThat(registry.require("opencode").completionMode()).isEqualTo(CompletionMode.OPAQUE);
