@@ -53,6 +53,10 @@ class ProviderlessHarnessTest {
             assertThat(rec.providerName()).isEqualTo("none");
             assertThat(rec.resolvedModel()).isEqualTo(HarnessRunner.NO_MODEL);
             assertThat(rec.meter()).as("never metered").isNull();
+            assertThat(rec.notes()).as("no note about a CLI login or its network").isEmpty();
+            com.fasterxml.jackson.databind.JsonNode meta = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(rec.metaFile().toFile());
+            assertThat(meta.path("credential").path("held_by").asText()).isEqualTo("none");
             assertThat(java.nio.file.Files.readString(rec.resultDir().resolve("diff.patch"))).contains("+none/none");
             assertThat(Preflight.of(r).check("ref", "none", null).problems()).isEmpty();
 

@@ -117,6 +117,10 @@ public final class MeterStage implements RunStage {
     public RunOutcome run(RunChain chain) throws InterruptedException {
         RunContext run = chain.run();
         RunStore store = chain.store();
+        if (!run.harness().needsProvider()) { // a reference harness (nop, oracle): no model, nothing to meter
+            chain.outcome().section(CREDENTIAL, Map.of(HELD_BY, "none"));
+            return chain.proceed();
+        }
         if (run.provider().usesCliLogin()) {
             chain.outcome().note("the wire was not metered: provider " + run.provider().name() + " is the CLI's own "
                     + "login and has no endpoint to proxy; tokens, cost and served model are the adapter's");

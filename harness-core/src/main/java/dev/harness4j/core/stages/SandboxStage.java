@@ -107,7 +107,8 @@ public final class SandboxStage implements RunStage {
                 run.baseline().repo(), null, run.spec().sandboxNetwork(), services.environment(),
                 new java.util.LinkedHashMap<>()).orElse(null);
         store.put(CoreKeys.STEP_CONFINEMENT, step); // an after-harness command: the run's network, without the meter
-        if (confinement != null && run.provider().usesCliLogin() && "none".equals(section.get("network"))) {
+        if (confinement != null && run.harness().needsProvider() && run.provider().usesCliLogin()
+                && "none".equals(section.get("network"))) {
             chain.outcome().note("the sandbox gives this run no network, but provider " + run.provider().name()
                     + " is the CLI's own login, which must reach its vendor: give the run HOST networking (RunSpec or "
                     + "SandboxStage.Builder.network)");
