@@ -101,6 +101,7 @@ class HostileHarnessTest {
         final AtomicReference<String> handedUrl = new AtomicReference<>();
         final List<Path> readOnly = new ArrayList<>();
         final List<Path> writable = new ArrayList<>();
+        String executable; // null: the installed sh
 
         @Override public String id() { return "hostile-test"; }
         @Override public CompletionMode completionMode() { return CompletionMode.OPAQUE; }
@@ -112,7 +113,7 @@ class HostileHarnessTest {
             String script = prompt.substring(prompt.indexOf("SCRIPT:") + "SCRIPT:".length());
             handed.set(ctx.provider().secret().reveal());
             handedUrl.set(ctx.provider().v1Url());
-            Invocation.Builder b = Invocation.builder(ctx.executable(), "-c", script).workingDir(ctx.workspace())
+            Invocation.Builder b = Invocation.builder(executable != null ? executable : ctx.executable(), "-c", script).workingDir(ctx.workspace())
                     .env("V1", ctx.provider().v1Url()).secretEnv("KEY", ctx.provider().secret().reveal());
             readOnly.forEach(b::readOnlyPath);
             writable.forEach(b::writablePath);
@@ -276,6 +277,28 @@ class HostileHarnessTest {
                     "WROTE-writable").doesNotContain("NOT-ASKED");
             assertThat(Files.readString(rw.resolve("out.txt"))).isEqualTo("written\n");
             assertThat(ro.resolve("x.txt")).doesNotExist();
+        }
+    }
+
+    @Test
+    void anExecutableInstalledOutsideTheSystemIsShownWithItsInstallButNotItsNeighbours() throws Exception {
+        Path prefix = Files.createDirectories(varTmp.resolve("opt/agent"));
+        Path exe = Files.createDirectories(prefix.resolve("bin")).resolve("agent");
+        Files.writeString(exe, "#!/bin/sh\nexec /bin/sh \"$@\"\n");
+        exe.toFile().setExecutable(true);
+        Files.createDirectories(prefix.resolve("share"));
+        Files.writeString(prefix.resolve("share/data.txt"), "AGENT-DATA");
+        Files.writeString(varTmp.resolve("opt/neighbour.txt"), "NEIGHBOUR");
+        ShellHarness harness = new ShellHarness();
+        harness.executable = exe.toString();
+        try (HarnessRunner runner = runner(harness, Duration.ofSeconds(2))) {
+            RunRecord r = run(runner, "cat " + prefix.resolve("share/data.txt") + "\n"
+                    + SandboxTest.attempt("read-neighbour", "cat " + varTmp.resolve("opt/neighbour.txt") + " 2>&1")
+                    + SandboxTest.attempt("write-install", "echo x > " + prefix.resolve("x.txt") + " 2>&1"),
+                    Limits.NONE.withMaxRuntime(Duration.ofMinutes(2)), null);
+            String t = transcript(r);
+            assertThat(t).as(t).contains("AGENT-DATA", "BLOCKED read-neighbour", "BLOCKED write-install")
+                    .doesNotContain("NEIGHBOUR");
         }
     }
 

@@ -58,20 +58,54 @@ public record Confinement(
 
     /**
      * This confinement with more paths shown: an invocation's own ({@link
-     * Invocation#readOnlyPaths()}, {@link Invocation#writablePaths()}).
+     * Invocation#readOnlyPaths()}, {@link Invocation#writablePaths()}), and the install of its
+     * executable when given by absolute path outside the system ({@link #installOf}).
      *
      * @param invocation what the adapter asked for
-     * @return a copy with its paths added, or this when it asks for none
+     * @return a copy with its paths added, or this when there are none
      */
     public Confinement including(Invocation invocation) {
-        if (invocation.readOnlyPaths().isEmpty() && invocation.writablePaths().isEmpty()) {
+        java.util.Optional<Path> install = installOf(invocation.command().get(0));
+        if (invocation.readOnlyPaths().isEmpty() && invocation.writablePaths().isEmpty() && install.isEmpty()) {
             return this;
         }
         List<Path> ro = new java.util.ArrayList<>(readOnly);
+        install.ifPresent(ro::add);
         ro.addAll(invocation.readOnlyPaths());
         List<Path> rw = new java.util.ArrayList<>(writable);
         rw.addAll(invocation.writablePaths());
         return new Confinement(bwrap, rw, ro, home, hidden, network, meterPort, meterSocket, perl);
+    }
+
+    /**
+     * Where an executable given by absolute path is installed, when the sandbox would not show it
+     * otherwise (a CLI under {@code /opt}, {@code ~/.local}): the prefix above the {@code bin}
+     * dir its real path lies in, else its real path's dir, else the file alone; never a prefix
+     * that holds a {@link #hidden()} dir (the real HOME), never {@code /usr} and the like.
+     */
+    java.util.Optional<Path> installOf(String executable) {
+        Path exe = Path.of(executable);
+        if (!exe.isAbsolute()) {
+            return java.util.Optional.empty();
+        }
+        Path real;
+        try {
+            real = exe.toRealPath();
+        } catch (java.io.IOException e) {
+            return java.util.Optional.empty(); // missing: the start fails with its own message
+        }
+        List<Path> shown = new java.util.ArrayList<>(readOnly);
+        shown.addAll(writable);
+        shown.addAll(Bubblewrap.SYSTEM_DIRS.stream().map(Path::of).toList());
+        if (shown.stream().anyMatch(s -> real.startsWith(s.toAbsolutePath().normalize()))) {
+            return java.util.Optional.empty();
+        }
+        Path dir = real.getParent();
+        Path prefix = dir != null && dir.getFileName() != null && dir.getFileName().toString().equals("bin")
+                ? dir.getParent() : dir;
+        boolean fits = prefix != null && prefix.getNameCount() >= 2
+                && hidden.stream().noneMatch(h -> h.toAbsolutePath().normalize().startsWith(prefix));
+        return java.util.Optional.of(fits ? prefix : real);
     }
 
     /** Whether the meter is relayed into the sandbox's own network namespace. */

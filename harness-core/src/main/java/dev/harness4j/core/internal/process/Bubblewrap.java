@@ -139,7 +139,7 @@ public final class Bubblewrap {
                 etcLink(cmd, e);
             } else if (Files.isDirectory(e) && holdsSecret(rel)) {
                 fill(cmd, e, remountRo);
-            } else {
+            } else if (Files.isDirectory(e) || Files.isRegularFile(e)) { // never a socket, a fifo or a device
                 mount(cmd, "--ro-bind", e, e);
             }
         }
@@ -156,7 +156,7 @@ public final class Bubblewrap {
             }
             Path real = link.toRealPath();
             String rel = real.startsWith(ETC) ? ETC.relativize(real).toString() : null;
-            if (rel == null || !isSecret(rel)) {
+            if ((rel == null || !isSecret(rel)) && (Files.isDirectory(real) || Files.isRegularFile(real))) {
                 mount(cmd, "--ro-bind", real, link);
             }
         } catch (IOException e) {
