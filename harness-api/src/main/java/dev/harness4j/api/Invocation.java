@@ -32,7 +32,9 @@ import java.util.Set;
  *   <li><b>Writable</b>: the working dir (the run's workspace), the run's scratch dir (where
  *     {@link #files()} are written), and the {@link #writablePaths()} this invocation asks for.
  *     <b>Read-only</b>: the baseline repository, the tools dir (and the install prefix a tool's
- *     {@code bin} links into, such as a venv's python), and the {@link #readOnlyPaths()}.</li>
+ *     {@code bin} links into, such as a venv's python), the install of the {@link #command()}'s
+ *     executable when it is an absolute path outside all that (the prefix above its {@code bin}
+ *     dir, e.g. {@code /opt/agent}), and the {@link #readOnlyPaths()}.</li>
  *   <li><b>Network</b>: by default only loopback, where the run's model endpoint (the metering
  *     proxy, whose URL the adapter got in its {@link ResolvedProvider}) answers; no DNS, no other
  *     host. A run or runner may choose {@link SandboxNetwork#HOST} instead.</li>
