@@ -25,8 +25,8 @@ import java.util.Set;
  *     runner was told to show).</li>
  *   <li><b>{@code /tmp}</b> (and {@code /var/tmp}) are private and empty, gone with the run.</li>
  *   <li><b>The system</b> is read-only: {@code /usr}, {@code /bin}, {@code /sbin}, {@code /lib*},
- *     and {@code /etc} without its secrets ({@code shadow}, {@code gshadow}, ssh host private
- *     keys, {@code /etc/ssl/private}); its own {@code /proc} and a minimal {@code /dev}. Nothing
+ *     and {@code /etc} with its secrets masked ({@code shadow}, {@code gshadow}, ssh host
+ *     private keys, {@code /etc/ssl/private} read as empty); its own {@code /proc} and a minimal {@code /dev}. Nothing
  *     else of the host: no {@code /run}, {@code /var}, {@code /home}, {@code /root}, {@code /opt},
  *     {@code /srv}, {@code /mnt}, {@code /sys}, no other work tree, no host Unix socket.</li>
  *   <li><b>Writable</b>: the working dir (the run's workspace), the run's scratch dir (where

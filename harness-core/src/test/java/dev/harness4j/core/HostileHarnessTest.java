@@ -193,9 +193,9 @@ class HostileHarnessTest {
             List<String[]> blocked = new ArrayList<>(List.of(
                     new String[] {"socket-var-tmp", connect(varTmp.resolve("host.sock"))},
                     new String[] {"socket-target", connect(outside.resolve("host.sock"))},
-                    new String[] {"read-shadow", "cat /etc/shadow 2>&1"},
-                    new String[] {"read-gshadow", "cat /etc/gshadow 2>&1"},
-                    new String[] {"list-ssl-private", "ls /etc/ssl/private 2>&1"},
+                    new String[] {"read-shadow", "grep -q . /etc/shadow 2>&1"}, // masked: it reads as empty
+                    new String[] {"read-gshadow", "grep -q . /etc/gshadow 2>&1"},
+                    new String[] {"list-ssl-private", "ls -A /etc/ssl/private 2>&1 | grep -q ."},
                     new String[] {"read-planted-target", "cat " + outside.resolve("planted.txt") + " 2>&1"},
                     new String[] {"read-planted-var-tmp", "cat " + varTmp.resolve("planted.txt") + " 2>&1"},
                     new String[] {"list-var-tmp-dir", "ls " + varTmp + " 2>&1"},

@@ -24,7 +24,7 @@ import java.util.function.Function;
 /**
  * Confines each harness process (and its login probe and after-harness commands) in a
  * bubblewrap sandbox: of the host only the system read-only ({@code /usr}, {@code /bin},
- * {@code /lib*}, {@code /etc} without its secrets), the baseline, the tools dir and {@link
+ * {@code /lib*}, {@code /etc} with its secrets masked), the baseline, the tools dir and {@link
  * Builder#readOnly} dirs read-only, its workspace and scratch dir read-write (and the paths its
  * {@link dev.harness4j.api.Invocation} asks for); an empty HOME of its own, a private {@code
  * /tmp}, no capability, its own PID namespace, and no network but the meter (reached through a
