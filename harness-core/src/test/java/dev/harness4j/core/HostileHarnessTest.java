@@ -36,9 +36,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
@@ -127,8 +125,7 @@ class HostileHarnessTest {
     }
 
     private HarnessRunner runner(Harness harness, Duration termGrace) {
-        Map<String, String> env = new HashMap<>(System.getenv());
-        return HarnessRunner.builder().stateDir(tmp.resolve("state")).environment(env)
+        return HarnessRunner.builder().stateDir(tmp.resolve("state"))
                 .sandbox(Sandbox.REQUIRED).termGrace(termGrace)
                 .registry(HarnessRegistry.builder().add(harness).build())
                 .installations(Installations.defaults()).providers(MeteredRunTest.upstreamProvider(upstream, KEY)).build();
