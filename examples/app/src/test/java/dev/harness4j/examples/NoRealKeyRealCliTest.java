@@ -82,9 +82,11 @@ class NoRealKeyRealCliTest {
         private final AtomicBoolean stop = new AtomicBoolean();
         private final Thread thread = new Thread(this::watch, "environ-watcher");
         private final byte[] marker = (RunMarker.ENV + "=").getBytes(StandardCharsets.UTF_8);
+        private final byte[] ours; // this test's state dir (the run's HOME is under it): not another build's run
 
         EnvironWatcher(Path stateDir) {
             this.stateDir = stateDir;
+            this.ours = stateDir.toString().getBytes(StandardCharsets.UTF_8);
             thread.setDaemon(true);
             thread.start();
         }
@@ -110,7 +112,7 @@ class NoRealKeyRealCliTest {
                         } catch (IOException | SecurityException e) {
                             continue; // exited meanwhile
                         }
-                        if (indexOf(env, marker) >= 0) {
+                        if (indexOf(env, marker) >= 0 && indexOf(env, ours) >= 0) {
                             long pid = Long.parseLong(name);
                             seen.add(pid);
                             if (indexOf(env, KEY) >= 0) {

@@ -4,21 +4,24 @@ import dev.harness4j.core.internal.process.Bubblewrap;
 
 import dev.harness4j.core.internal.process.MeterRelay;
 
+import dev.harness4j.api.Invocation;
 import dev.harness4j.api.SandboxNetwork;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * How one process is confined by {@link Bubblewrap}: what it may write, what of the real HOME it
- * may read, its own HOME, and its network.
+ * How one process is confined by {@link Bubblewrap}: what of the host it sees besides the system
+ * (read-only, and what it may write), its own HOME, and its network.
  *
  * @param bwrap the {@code bwrap} executable
- * @param writable directories mounted read-write at their own paths (the workspace, the scratch dir)
- * @param readOnly directories mounted read-only at their own paths even when under the hidden
- *     real HOME (the tools dir where the CLIs live); missing ones are skipped
+ * @param writable paths mounted read-write at their own paths (the workspace, the scratch dir);
+ *     missing ones are skipped
+ * @param readOnly paths mounted read-only at their own paths, even when under a hidden one (the
+ *     tools dir where the CLIs live, the baseline); missing ones are skipped
  * @param home the sandbox's HOME (created when missing; it should be under a writable directory)
- * @param hidden directories replaced by an empty {@code tmpfs} (the real HOME); {@code /} is ignored
+ * @param hidden directories shown as an empty read-only {@code tmpfs} where a readOnly or writable
+ *     path contains them (the real HOME, the state dir); {@code /} is ignored
  * @param network what the process may reach
  * @param meterPort the loopback port served inside the sandbox by the relay to {@code meterSocket}; 0 for none
  * @param meterSocket the Unix socket outside that leads to the metering proxy ({@link MeterRelay}); null for none
@@ -51,6 +54,58 @@ public record Confinement(
         if (relays() && perl == null) {
             throw new IllegalArgumentException("a meter relay needs perl");
         }
+    }
+
+    /**
+     * This confinement with more paths shown: an invocation's own ({@link
+     * Invocation#readOnlyPaths()}, {@link Invocation#writablePaths()}), and the install of its
+     * executable when given by absolute path outside the system ({@link #installOf}).
+     *
+     * @param invocation what the adapter asked for
+     * @return a copy with its paths added, or this when there are none
+     */
+    public Confinement including(Invocation invocation) {
+        java.util.Optional<Path> install = installOf(invocation.command().get(0));
+        if (invocation.readOnlyPaths().isEmpty() && invocation.writablePaths().isEmpty() && install.isEmpty()) {
+            return this;
+        }
+        List<Path> ro = new java.util.ArrayList<>(readOnly);
+        install.ifPresent(ro::add);
+        ro.addAll(invocation.readOnlyPaths());
+        List<Path> rw = new java.util.ArrayList<>(writable);
+        rw.addAll(invocation.writablePaths());
+        return new Confinement(bwrap, rw, ro, home, hidden, network, meterPort, meterSocket, perl);
+    }
+
+    /**
+     * Where an executable given by absolute path is installed, when the sandbox would not show it
+     * otherwise (a CLI under {@code /opt}, {@code ~/.local}): the prefix above the {@code bin}
+     * dir its real path lies in, else its real path's dir, else the file alone; never a prefix
+     * that holds a {@link #hidden()} dir (the real HOME), never {@code /usr} and the like.
+     */
+    java.util.Optional<Path> installOf(String executable) {
+        Path exe = Path.of(executable);
+        if (!exe.isAbsolute()) {
+            return java.util.Optional.empty();
+        }
+        Path real;
+        try {
+            real = exe.toRealPath();
+        } catch (java.io.IOException e) {
+            return java.util.Optional.empty(); // missing: the start fails with its own message
+        }
+        List<Path> shown = new java.util.ArrayList<>(readOnly);
+        shown.addAll(writable);
+        shown.addAll(Bubblewrap.SYSTEM_DIRS.stream().map(Path::of).toList());
+        if (shown.stream().anyMatch(s -> real.startsWith(s.toAbsolutePath().normalize()))) {
+            return java.util.Optional.empty();
+        }
+        Path dir = real.getParent();
+        Path prefix = dir != null && dir.getFileName() != null && dir.getFileName().toString().equals("bin")
+                ? dir.getParent() : dir;
+        boolean fits = prefix != null && prefix.getNameCount() >= 2
+                && hidden.stream().noneMatch(h -> h.toAbsolutePath().normalize().startsWith(prefix));
+        return java.util.Optional.of(fits ? prefix : real);
     }
 
     /** Whether the meter is relayed into the sandbox's own network namespace. */

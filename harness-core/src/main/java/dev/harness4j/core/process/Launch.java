@@ -34,7 +34,7 @@ final class Launch {
         List<String> cmd = new ArrayList<>(inv.command().size() + 1);
         cmd.add(setsid.toString());
         if (request.confinement() != null) {
-            cmd.addAll(Bubblewrap.command(request.confinement(), inv.workingDir(), inv.command()));
+            cmd.addAll(Bubblewrap.command(request.confinement().including(inv), inv.workingDir(), inv.command()));
         } else {
             cmd.addAll(inv.command());
         }

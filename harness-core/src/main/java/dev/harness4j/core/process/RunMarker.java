@@ -67,6 +67,16 @@ public final class RunMarker {
 
     /** {@link #stop(String, long, Duration)}, reading the environment only of processes started at or after {@code notBefore}. */
     static int stop(String runId, long leader, long notBefore, Duration grace) {
+        return stop(runId, leader, notBefore, grace, pid -> false);
+    }
+
+    /**
+     * {@link #stop(String, long, long, Duration)}, sending no {@code TERM} to the processes
+     * {@code spared} accepts, only the {@code KILL} after the grace when they are still there: a
+     * sandbox's {@code bwrap}, which would take the whole sandbox down at once on {@code TERM}
+     * while the harness inside gets the grace to exit by itself (and bwrap with it).
+     */
+    static int stop(String runId, long leader, long notBefore, Duration grace, java.util.function.LongPredicate spared) {
         boolean interrupted = Thread.interrupted();
         try {
             Set<Long> seen = new HashSet<>();
@@ -74,7 +84,7 @@ public final class RunMarker {
             if (found.isEmpty()) {
                 return 0;
             }
-            signal(found, false, seen);
+            signal(found, false, seen, spared);
             long deadline = System.nanoTime() + grace.toNanos();
             long poll = POLL_MIN_MILLIS;
             while (System.nanoTime() < deadline) {
@@ -85,13 +95,13 @@ public final class RunMarker {
                     return seen.size();
                 }
                 List<Long> fresh = found.stream().filter(p -> !seen.contains(p)).collect(Collectors.toList());
-                signal(fresh, false, seen);
+                signal(fresh, false, seen, spared);
             }
             long killDeadline = System.nanoTime() + KILL_TIMEOUT.toNanos();
             while (!found.isEmpty()) {
                 log.info("run {}: {} process(es) still alive after {} ms grace, sending KILL: {}",
                         runId, found.size(), grace.toMillis(), found);
-                signal(found, true, seen);
+                signal(found, true, seen, spared);
                 interrupted |= pause(POLL_MIN_MILLIS);
                 found = ProcTable.scan(runId, leader, notBefore);
                 if (System.nanoTime() > killDeadline && !found.isEmpty()) {
@@ -134,9 +144,12 @@ public final class RunMarker {
         }
     }
 
-    private static void signal(List<Long> pids, boolean kill, Set<Long> seen) {
+    private static void signal(List<Long> pids, boolean kill, Set<Long> seen, java.util.function.LongPredicate spared) {
         for (long pid : pids) {
             seen.add(pid);
+            if (!kill && spared.test(pid)) {
+                continue;
+            }
             ProcessHandle.of(pid).ifPresent(h -> {
                 if (kill) {
                     h.destroyForcibly();

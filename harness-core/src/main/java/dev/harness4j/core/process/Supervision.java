@@ -133,7 +133,7 @@ final class Supervision {
         }
         if (stopped != null) {
             log.info("run {}: stopping pid {}: {}", request.runId(), pid, stopped.reason());
-            RunMarker.stop(request.runId(), pid, startTicks, termGrace);
+            RunMarker.stop(request.runId(), pid, startTicks, termGrace, sparedFromTerm());
         }
         awaitExit(p);
         if (request.confinement() != null) { // the sandbox's init (and relay) die with it, a moment after bwrap
@@ -155,6 +155,27 @@ final class Supervision {
             return ended(null, new Termination(Termination.Kind.START_FAILED, execFailure), pid);
         }
         return ended(exit, stopped == null ? Termination.exited() : stopped, pid);
+    }
+
+    /**
+     * Which of the run's processes a stop sends no {@code TERM}: for a confined run, its {@code
+     * bwrap} (outside, and the sandbox's init inside): on {@code TERM} the outer one dies at once
+     * and the kernel kills the whole PID namespace with it, so the harness would get no grace.
+     * Spared, they exit by themselves when the harness does, or get the {@code KILL} after the grace.
+     */
+    private java.util.function.LongPredicate sparedFromTerm() {
+        Confinement c = request.confinement();
+        if (c == null) {
+            return pid -> false;
+        }
+        Path bwrap;
+        try {
+            bwrap = c.bwrap().toRealPath();
+        } catch (IOException e) {
+            bwrap = c.bwrap().toAbsolutePath().normalize();
+        }
+        String exe = bwrap.toString();
+        return pid -> ProcessHandle.of(pid).flatMap(h -> h.info().command()).map(exe::equals).orElse(false);
     }
 
     /** Waits for the process to exit or a stop to be decided; returns the stop, or null on exit. */

@@ -23,11 +23,14 @@ import java.util.function.Function;
 
 /**
  * Confines each harness process (and its login probe and after-harness commands) in a
- * bubblewrap sandbox: the file system read-only except its workspace and scratch dir, an empty
- * HOME of its own (nothing of the real HOME but the tools dir and {@link Builder#readOnly}
- * dirs), a private {@code /tmp}, its own PID namespace, and no network but the meter (reached
- * through a relay, the port the meter stage publishes). What confined a run goes to {@code
- * meta.json}'s {@code sandbox}.
+ * bubblewrap sandbox: of the host only the system read-only ({@code /usr}, {@code /bin},
+ * {@code /lib*}, {@code /etc} with its secrets masked), the baseline, the tools dir and {@link
+ * Builder#readOnly} dirs read-only, its workspace and scratch dir read-write (and the paths its
+ * {@link dev.harness4j.api.Invocation} asks for); an empty HOME of its own, a private {@code
+ * /tmp}, no capability, its own PID namespace, and no network but the meter (reached through a
+ * relay, the port the meter stage publishes). A stop sends {@code TERM} to the harness's
+ * processes inside and waits the term grace before the sandbox is killed. What confined a run
+ * goes to {@code meta.json}'s {@code sandbox}.
  *
  * <pre>{@code
  * HarnessRunner.builder().stage(SandboxStage.builder().mode(Sandbox.REQUIRED).build())
@@ -171,7 +174,8 @@ public final class SandboxStage implements RunStage {
         }
 
         /**
-         * A directory a confined run may read even when under the real HOME (the tools dir always may).
+         * A path a confined run may read (read-only at its own path), even when under the real
+         * HOME; the system, the baseline and the tools dir it always may.
          *
          * @param dir the directory
          * @return this builder

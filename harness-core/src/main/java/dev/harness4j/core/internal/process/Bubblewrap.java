@@ -4,6 +4,7 @@ import dev.harness4j.core.process.Confinement;
 
 import dev.harness4j.api.SandboxNetwork;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,17 +17,25 @@ import java.util.concurrent.TimeUnit;
 /**
  * The bubblewrap ({@code bwrap}, Debian package {@code bubblewrap}) command line that confines a
  * run's process tree, and the probe that tells whether it works on this machine. Pure functions
- * apart from {@link #probe}.
+ * of the confinement and the host's file system, apart from {@link #probe}.
  *
- * <p>Inside: {@code /} read-only; the {@link Confinement#writable()} directories read-write; a
- * private {@code /tmp}; the real HOME an empty {@code tmpfs} except the {@link
- * Confinement#readOnly()} directories; {@code /proc} and {@code /dev} of its own; its own PID
- * namespace, killed with its parent; without {@link SandboxNetwork#HOST}, a network namespace
- * with only loopback, where {@code 127.0.0.1:<meter port>} is served by a small Perl relay
- * ({@code meter-relay.pl}: it listens before it execs the harness, so nothing waits for it)
- * forwarding each connection over a Unix socket to the metering proxy outside. The environment is
- * inherited, so the run marker stays visible to the host's {@code /proc} scan, which sees the
- * real pids.
+ * <p>Inside, the root is an empty read-only {@code tmpfs} holding only: the system read-only
+ * ({@code /usr}; {@code /bin}, {@code /sbin}, {@code /lib*} as the symlinks they are on a
+ * merged-usr host, else bound read-only); {@code /etc} read-only with its secrets ({@link
+ * #ETC_SECRETS}) masked: they read as empty, and an {@code /etc} symlink leading elsewhere, such
+ * as {@code resolv.conf} into {@code /run}, finds the one file it leads to); its own {@code /proc} and {@code /dev}; a private {@code /tmp} and
+ * {@code /var/tmp}; the {@link Confinement#readOnly()} paths (the tools dir, the baseline)
+ * read-only and the {@link Confinement#writable()} ones (the workspace, the scratch dir)
+ * read-write, each at its own path; the {@link Confinement#hidden()} directories (the real HOME,
+ * the state dir) an empty read-only {@code tmpfs} where one of those would show them. Nothing
+ * else of the host: not {@code /run}, {@code /var}, {@code /home}, {@code /root}, {@code /opt},
+ * {@code /srv}, {@code /mnt}, {@code /sys}, so no host Unix socket either. Every capability is
+ * dropped (a root run could otherwise remount a read-only bind read-write), its own PID, IPC and
+ * UTS namespaces, killed with its parent; without {@link SandboxNetwork#HOST}, a network
+ * namespace with only loopback, where {@code 127.0.0.1:<meter port>} is served by a small Perl
+ * relay ({@code meter-relay.pl}: it listens before it execs the harness, so nothing waits for it)
+ * forwarding each connection over a Unix socket to the metering proxy outside. The run marker in
+ * the environment stays visible to the host's {@code /proc} scan, which sees the real pids.
  */
 public final class Bubblewrap {
     /** Where {@code bwrap} usually is. */
@@ -35,6 +44,19 @@ public final class Bubblewrap {
     public static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
     /** How to install it, for messages. */
     public static final String INSTALL_HINT = "install the Debian package 'bubblewrap' (apt-get install bubblewrap)";
+
+    /** The system's directories shown read-only (or as the symlinks they are), when the host has them. */
+    public static final List<String> SYSTEM_DIRS = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32");
+    /**
+     * What of {@code /etc} is never shown, as globs relative to {@code /etc}: password and group
+     * hashes and their backups, old password hashes, the ssh host private keys, TLS private keys.
+     */
+    public static final List<String> ETC_SECRETS = List.of("shadow", "shadow-", "gshadow", "gshadow-",
+            "security/opasswd", "ssh/*_key", "ssl/private");
+    /** Where the host's {@code /etc} symlinks may lead and stay symlinks (they lead into what is shown). */
+    private static final List<Path> SHOWN_ROOTS = List.of(Path.of("/usr"), Path.of("/etc"), Path.of("/proc"),
+            Path.of("/dev"), Path.of("/bin"), Path.of("/sbin"), Path.of("/lib"), Path.of("/lib64"));
+    private static final Path ETC = Path.of("/etc");
 
     /** The relay's inside half ({@code meter-relay.pl}, next to this class), run with {@code perl -e}. */
     private static final String RELAY_SCRIPT = resource("meter-relay.pl");
@@ -45,26 +67,19 @@ public final class Bubblewrap {
     public static List<String> command(Confinement c, Path workingDir, List<String> argv) {
         List<String> cmd = new ArrayList<>();
         cmd.add(c.bwrap().toString());
-        cmd.addAll(List.of("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"));
-        List<Path> hidden = outermost(c.hidden());
-        for (Path p : hidden) {
-            mount(cmd, "--tmpfs", p);
-        }
-        for (Path p : c.readOnly()) {
-            if (Files.isDirectory(p)) {
-                mount(cmd, "--ro-bind", p.toAbsolutePath().normalize(), p.toAbsolutePath().normalize());
-            }
-        }
-        for (Path p : c.writable()) {
-            mount(cmd, "--bind", p.toAbsolutePath().normalize(), p.toAbsolutePath().normalize());
-        }
-        for (Path p : hidden) { // empty and read-only: writing the real HOME fails visibly
-            mount(cmd, "--remount-ro", p);
-        }
+        List<Path> remountRo = new ArrayList<>();
+        system(cmd);
+        etc(cmd, remountRo);
+        cmd.addAll(List.of("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"));
+        remountRo.addAll(0, trees(cmd, c));
         if (c.relays()) {
             mount(cmd, "--bind", c.meterSocket().toAbsolutePath(), Path.of(Confinement.INNER_SOCKET));
         }
-        cmd.addAll(List.of("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"));
+        for (Path p : remountRo) { // empty and read-only: writing there fails visibly
+            mount(cmd, "--remount-ro", p);
+        }
+        mount(cmd, "--remount-ro", Path.of("/"));
+        cmd.addAll(List.of("--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"));
         if (c.network() != SandboxNetwork.HOST) {
             cmd.add("--unshare-net");
         }
@@ -77,6 +92,127 @@ public final class Bubblewrap {
         }
         cmd.addAll(argv);
         return cmd;
+    }
+
+    /** {@code /usr} read-only, and {@code /bin}, {@code /lib*}, {@code /sbin} as symlinks (merged usr) or read-only. */
+    private static void system(List<String> cmd) {
+        for (String dir : SYSTEM_DIRS) {
+            Path p = Path.of(dir);
+            if (Files.isSymbolicLink(p)) {
+                try {
+                    cmd.addAll(List.of("--symlink", Files.readSymbolicLink(p).toString(), dir));
+                } catch (IOException e) {
+                    // unreadable link: not shown
+                }
+            } else if (Files.isDirectory(p)) {
+                mount(cmd, "--ro-bind", p, p);
+            }
+        }
+    }
+
+    /**
+     * {@code /etc} read-only with {@link #ETC_SECRETS} masked: a secret file (and a socket, fifo
+     * or device at its top) shows {@code /dev/null}, a secret directory an empty {@code tmpfs}
+     * (read-only at the end: added to {@code remountRo}). A top-level symlink leading outside what
+     * is shown (say {@code resolv.conf} into {@code /run}) gets the one file it leads to, at the
+     * path it names. One bind for {@code /etc} and a mask per secret, not a bind per entry: each
+     * mount costs about a millisecond of every sandbox's start.
+     */
+    private static void etc(List<String> cmd, List<Path> remountRo) {
+        if (!Files.isDirectory(ETC)) {
+            return;
+        }
+        mount(cmd, "--ro-bind", ETC, ETC);
+        List<Path> entries;
+        try (java.util.stream.Stream<Path> s = Files.list(ETC)) {
+            entries = s.sorted().toList();
+        } catch (IOException | UncheckedIOException e) {
+            entries = List.of();
+        }
+        for (Path e : entries) {
+            if (Files.isSymbolicLink(e)) {
+                etcLink(cmd, e);
+            } else if (!Files.isDirectory(e) && !Files.isRegularFile(e)) { // a socket, a fifo, a device
+                mount(cmd, "--ro-bind", Path.of("/dev/null"), e);
+            }
+        }
+        for (String glob : ETC_SECRETS) {
+            Path rel = Path.of(glob);
+            Path dir = rel.getParent() == null ? ETC : ETC.resolve(rel.getParent());
+            java.nio.file.PathMatcher m = java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + glob);
+            if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+                for (Path secret : s.filter(p -> m.matches(ETC.relativize(p))).sorted().toList()) {
+                    if (Files.isDirectory(secret, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                        mount(cmd, "--tmpfs", secret);
+                        remountRo.add(secret);
+                    } else if (!Files.isSymbolicLink(secret)) { // a link leads to what is itself masked or not shown
+                        mount(cmd, "--ro-bind", Path.of("/dev/null"), secret);
+                    }
+                }
+            } catch (IOException | UncheckedIOException e) {
+                // unreadable by this user: not readable inside either
+            }
+        }
+    }
+
+    /** A top-level symlink of {@code /etc} leading outside what is shown: the file it leads to, at the path it names. */
+    private static void etcLink(List<String> cmd, Path link) {
+        try {
+            Path lexical = link.getParent().resolve(Files.readSymbolicLink(link)).normalize();
+            if (SHOWN_ROOTS.stream().anyMatch(lexical::startsWith)) {
+                return;
+            }
+            Path real = link.toRealPath();
+            if (Files.isRegularFile(real) && !real.startsWith(ETC)) {
+                mount(cmd, "--ro-bind", real, lexical);
+            }
+        } catch (IOException e) {
+            // dangling: it dangles inside too
+        }
+    }
+
+    /**
+     * The confinement's own paths, parents before what is inside them: hidden directories as an
+     * empty {@code tmpfs} (only where a shown path would show them; returned, to be made
+     * read-only), read-only paths, writable ones; missing paths are skipped.
+     */
+    private static List<Path> trees(List<String> cmd, Confinement c) {
+        record Op(String kind, Path path, int order) {}
+        List<Op> ops = new ArrayList<>();
+        List<Path> shown = new ArrayList<>();
+        for (Path p : c.readOnly()) {
+            Path a = p.toAbsolutePath().normalize();
+            if (Files.exists(a)) {
+                ops.add(new Op("--ro-bind", a, 1));
+                shown.add(a);
+            }
+        }
+        for (Path p : c.writable()) {
+            Path a = p.toAbsolutePath().normalize();
+            if (Files.exists(a)) {
+                ops.add(new Op("--bind", a, 2));
+                shown.add(a);
+            }
+        }
+        List<Path> hidden = new ArrayList<>();
+        for (Path p : outermost(c.hidden())) {
+            if (shown.stream().anyMatch(s -> p.startsWith(s) && !p.equals(s))) {
+                ops.add(new Op("--tmpfs", p, 0));
+                hidden.add(p);
+            }
+        }
+        ops.sort(java.util.Comparator.comparingInt((Op o) -> o.path().getNameCount()).thenComparingInt(Op::order));
+        for (Op o : ops) {
+            if (o.kind().equals("--tmpfs")) {
+                mount(cmd, o.kind(), o.path());
+            } else {
+                mount(cmd, o.kind(), o.path(), o.path());
+            }
+        }
+        return hidden;
     }
 
     /** The existing directories of {@code dirs} that are not {@code /} nor inside another one, outermost first. */
@@ -109,7 +245,7 @@ public final class Bubblewrap {
             return Optional.of("bubblewrap is not installed (" + bwrap + " is not an executable file); " + INSTALL_HINT);
         }
         List<String> cmd = new ArrayList<>(List.of(bwrap.toString(), "--ro-bind", "/", "/", "--dev", "/dev",
-                "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-pid", "--die-with-parent"));
+                "--proc", "/proc", "--tmpfs", "/tmp", "--cap-drop", "ALL", "--unshare-pid", "--die-with-parent"));
         if (network != SandboxNetwork.HOST) {
             cmd.add("--unshare-net");
         }

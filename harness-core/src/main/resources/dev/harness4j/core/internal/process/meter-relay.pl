@@ -7,6 +7,8 @@
 # connection and copies it both ways to the Unix socket that leads to the metering proxy. It
 # stops accepting when the command and everything that inherited the command's end of a pipe
 # are gone, so that the sandbox's init can exit with the command instead of waiting to be killed.
+# It ignores TERM: a stop sends TERM to every process of the run but bwrap's, and the command's
+# TERM handler may still talk to the meter during its grace; KILL, or the command's end, stops it.
 # Perl builtins only (no modules: loading Socket alone costs ~10 ms); Linux's constants:
 # AF_UNIX 1, AF_INET 2, SOCK_STREAM 1.
 my ($port, $path) = splice(@ARGV, 0, 2);
@@ -26,6 +28,7 @@ if ($child) {
     exit 127;
 }
 exit 0 if fork;
+$SIG{TERM} = 'IGNORE';
 close $holder;
 open STDIN, '<', '/dev/null';
 open STDOUT, '>', '/dev/null';
