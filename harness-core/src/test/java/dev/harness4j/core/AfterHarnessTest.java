@@ -23,6 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class AfterHarnessTest {
+    /** Run ids of this JVM only: another build's run of this test kills its own markers' processes. */
+    private static final String JVM = Long.toString(ProcessHandle.current().pid());
+
     @TempDir Path tmp;
 
     private Path base;
@@ -49,7 +52,7 @@ class AfterHarnessTest {
     @Test
     void theStepSeesTheAgentsChangesAndAddsAResultFileAndAMetaSection() throws Exception {
         AtomicReference<Path> workspace = new AtomicReference<>();
-        RunRecord r = runner.run(spec("echo from-the-agent > work.txt"), "after-1", HarnessListener.NONE, ctx -> {
+        RunRecord r = runner.run(spec("echo from-the-agent > work.txt"), "after-1-" + JVM, HarnessListener.NONE, ctx -> {
             workspace.set(ctx.workspace());
             Path log = ctx.scratchDir().resolve("check.log");
             ProcessOutcome o = ctx.run(List.of("sh", "-c", "cat work.txt; echo \"checked $CHECK_MODE\"; exit 3"),
@@ -72,7 +75,7 @@ class AfterHarnessTest {
     void aCommandPastItsTimeoutIsStoppedWithItsWholeTree() throws Exception {
         AtomicReference<ProcessOutcome> outcome = new AtomicReference<>();
         AtomicReference<String> pid = new AtomicReference<>();
-        runner.run(spec("true"), "after-2", HarnessListener.NONE, ctx -> {
+        runner.run(spec("true"), "after-2-" + JVM, HarnessListener.NONE, ctx -> {
             Path pidFile = ctx.scratchDir().resolve("child.pid"); // the step's scratch: writable when sandboxed
             outcome.set(ctx.run(List.of("sh", "-c", "sleep 300 & echo $! > " + pidFile + "; wait"), Map.of(),
                     Duration.ofSeconds(2), ctx.scratchDir().resolve("out.log")));
@@ -85,12 +88,12 @@ class AfterHarnessTest {
 
         assertThat(outcome.get().termination().kind()).isEqualTo(Termination.Kind.MAX_RUNTIME);
         assertThat(pid.get()).isNotEmpty(); // the grandchild was started
-        assertThat(dev.harness4j.core.process.RunMarker.find("after-2-after1")).as("survivors").isEmpty();
+        assertThat(dev.harness4j.core.process.RunMarker.find("after-2-" + JVM + "-after1")).as("survivors").isEmpty();
     }
 
     @Test
     void aFailingStepIsANoteAndLeavesTheOutcomeAlone() throws Exception {
-        RunRecord r = runner.run(spec("echo x > x.txt"), "after-3", HarnessListener.NONE, ctx -> {
+        RunRecord r = runner.run(spec("echo x > x.txt"), "after-3-" + JVM, HarnessListener.NONE, ctx -> {
             ctx.putMeta("kept", "before the failure");
             throw new IllegalStateException("verifier exploded");
         });
@@ -105,7 +108,7 @@ class AfterHarnessTest {
     void theRunnersOwnKeysAndFilesCannotBeTaken() {
         AtomicReference<Throwable> key = new AtomicReference<>();
         AtomicReference<Throwable> file = new AtomicReference<>();
-        runner.run(spec("true"), "after-4", HarnessListener.NONE, ctx -> {
+        runner.run(spec("true"), "after-4-" + JVM, HarnessListener.NONE, ctx -> {
             try {
                 ctx.putMeta("outcome", "passed");
             } catch (IllegalArgumentException e) {
@@ -119,7 +122,7 @@ class AfterHarnessTest {
         });
         assertThat(key.get()).hasMessageContaining("outcome");
         assertThat(file.get()).hasMessageContaining("meta.json");
-        assertThatThrownBy(() -> runner.run(spec("true"), "after-5", HarnessListener.NONE, null))
+        assertThatThrownBy(() -> runner.run(spec("true"), "after-5-" + JVM, HarnessListener.NONE, null))
                 .isInstanceOf(NullPointerException.class);
     }
 }

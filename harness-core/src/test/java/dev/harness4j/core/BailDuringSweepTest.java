@@ -38,10 +38,10 @@ class BailDuringSweepTest {
             // the harness exits at once, leaving a grandchild that ignores TERM: the sweep waits the term grace
             RunSpec spec = RunSpec.builder(ShellHarness.ID, "local").model("m").prompt("p").baseline(base)
                     .option("script", "(trap '' TERM; exec sleep 60) >/dev/null 2>&1 & echo harness-exits").build();
-            CompletableFuture<RunRecord> run = CompletableFuture.supplyAsync(() -> runner.run(spec, "sweep-race-1"));
+            CompletableFuture<RunRecord> run = CompletableFuture.supplyAsync(() -> runner.run(spec, "sweep-race-" + ProcessHandle.current().pid()));
             assertThat(started.await(60, TimeUnit.SECONDS)).isTrue();
             Thread.sleep(1000); // the shell has exited by now; the sweep is waiting for the grandchild
-            boolean accepted = runner.bail("sweep-race-1");
+            boolean accepted = runner.bail("sweep-race-" + ProcessHandle.current().pid());
             RunRecord r = run.get(120, TimeUnit.SECONDS);
 
             if (accepted) {
@@ -49,8 +49,8 @@ class BailDuringSweepTest {
             } else {
                 assertThat(r.result().outcome()).as("bail() said no").isNotEqualTo(Outcome.BAILED);
             }
-            assertThat(RunMarker.find("sweep-race-1")).isEmpty();
-            assertThat(runner.bail("sweep-race-1")).as("a finished run cannot be bailed").isFalse();
+            assertThat(RunMarker.find("sweep-race-" + ProcessHandle.current().pid())).isEmpty();
+            assertThat(runner.bail("sweep-race-" + ProcessHandle.current().pid())).as("a finished run cannot be bailed").isFalse();
         }
     }
 }

@@ -273,17 +273,17 @@ class HarnessRunnerTest {
                 .build();
         try (r2) {
             ExecutorService pool = Executors.newSingleThreadExecutor();
-            Future<RunRecord> f = pool.submit(() -> r2.run(spec("echo started; exec sleep 60").build(), "run-bail-1"));
+            Future<RunRecord> f = pool.submit(() -> r2.run(spec("echo started; exec sleep 60").build(), "run-bail-" + ProcessHandle.current().pid()));
             while (events.isEmpty()) {
                 Thread.onSpinWait();
             }
-            assertThat(r2.bail("run-bail-1")).isTrue();
+            assertThat(r2.bail("run-bail-" + ProcessHandle.current().pid())).isTrue();
             RunRecord r = f.get();
             pool.shutdown();
             assertThat(r.result().outcome()).isEqualTo(Outcome.BAILED);
             assertThat(r.termination().kind()).isEqualTo(Termination.Kind.BAILED);
             assertThat(meta(r).get("outcome").asText()).isEqualTo("bailed");
-            assertThat(r2.bail("run-bail-1")).isFalse();
+            assertThat(r2.bail("run-bail-" + ProcessHandle.current().pid())).isFalse();
         }
     }
 

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** kill -9 of the JVM running a job in the middle of phase b; the job resumed in another JVM. */
 class JobCrashRecoveryTest {
+    /** Job names (so run ids and markers) of this JVM only: another build's run of this test kills its own. */
+    private static final String U = "-" + ProcessHandle.current().pid();
+
     @TempDir
     Path tmp;
 
@@ -24,11 +27,11 @@ class JobCrashRecoveryTest {
         Path state = tmp.resolve("state");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process child = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                JobChild.class.getName(), state.toString(), repo.toString(), out.toString(), "crashy")
+                JobChild.class.getName(), state.toString(), repo.toString(), out.toString(), "crashy" + U)
                 .redirectErrorStream(true).redirectOutput(tmp.resolve("child.log").toFile()).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            String firstRunOfB = "crashy.b.1";
+            String firstRunOfB = "crashy" + U + ".b.1";
             while (RunMarker.find(firstRunOfB).isEmpty() || !Files.exists(out.resolve("nb"))) {
                 assertThat(child.isAlive()).as("the child died early: " + log()).isTrue();
                 assertThat(System.nanoTime()).as("phase b never started: " + log()).isLessThan(deadline);
@@ -39,27 +42,27 @@ class JobCrashRecoveryTest {
         } finally {
             child.destroyForcibly();
         }
-        assertThat(RunMarker.find("crashy.b.1")).as("the sleeping agent outlives its JVM").isNotEmpty();
+        assertThat(RunMarker.find("crashy" + U + ".b.1")).as("the sleeping agent outlives its JVM").isNotEmpty();
 
         try (HarnessRunner runner = JobTesting.runner(state); JobRunner jobs = JobRunner.builder(runner).build()) {
-            JobStatus before = jobs.status("crashy");
+            JobStatus before = jobs.status("crashy" + U);
             assertThat(before.state()).isEqualTo(JobState.RUNNING);
             assertThat(before.phase("b").state()).isEqualTo(PhaseState.RUNNING);
 
-            JobStatus s = jobs.resume("crashy");
+            JobStatus s = jobs.resume("crashy" + U);
 
             assertThat(s.state()).as(log()).isEqualTo(JobState.COMPLETED);
-            assertThat(RunMarker.find("crashy.b.1")).as("the old run's processes were killed").isEmpty();
-            assertThat(state.resolve("runs/crashy.b.1")).doesNotExist();
+            assertThat(RunMarker.find("crashy" + U + ".b.1")).as("the old run's processes were killed").isEmpty();
+            assertThat(state.resolve("runs/crashy" + U + ".b.1")).doesNotExist();
             assertThat(Files.readString(out.resolve("nb")).trim()).as("phase b ran once more").isEqualTo("2");
             assertThat(s.phase("a").runIds()).hasSize(1);
-            assertThat(s.phase("b").runIds()).containsExactly("crashy.b.1", "crashy.b.2");
+            assertThat(s.phase("b").runIds()).containsExactly("crashy" + U + ".b.1", "crashy" + U + ".b.2");
             assertThat(s.phase("c").runIds()).hasSize(1);
             assertThat(Files.readString(out.resolve("prompt-c"))).contains("see a.txt"); // notes survived the crash
             assertThat(List.of(GitFixture.git(s.repository(), "log", "--reverse", "--format=%s", s.branch())
                     .strip().split("\n"))).containsExactly("initial", "phase a", "phase b", "phase c");
             assertThat(Files.readAllLines(s.dir().resolve("events.jsonl")))
-                    .anyMatch(l -> l.contains("\"phase-reset\"") && l.contains("crashy.b.1")
+                    .anyMatch(l -> l.contains("\"phase-reset\"") && l.contains("crashy" + U + ".b.1")
                             && l.contains("surviving process"));
         }
     }
@@ -69,37 +72,37 @@ class JobCrashRecoveryTest {
         Path repo = GitFixture.repo(Files.createDirectories(tmp.resolve("repo")));
         Path out = Files.createDirectories(tmp.resolve("out"));
         Path state = tmp.resolve("state");
-        Process child = startChild(state, repo, out, "remote");
+        Process child = startChild(state, repo, out, "remote" + U);
         try {
-            awaitPhaseB(child, out, "remote.b.1");
+            awaitPhaseB(child, out, "remote" + U + ".b.1");
             try (HarnessRunner runner = JobTesting.runner(state); JobRunner jobs = JobRunner.builder(runner).build()) {
-                jobs.pause("remote"); // another process runs it: a request its poller takes
+                jobs.pause("remote" + U); // another process runs it: a request its poller takes
                 assertThat(child.waitFor(120, TimeUnit.SECONDS)).as(log()).isTrue();
                 assertThat(log()).contains("ended PAUSED");
-                assertThat(jobs.status("remote").phase("b").state()).isEqualTo(PhaseState.PENDING);
-                assertThat(RunMarker.find("remote.b.1")).isEmpty();
+                assertThat(jobs.status("remote" + U).phase("b").state()).isEqualTo(PhaseState.PENDING);
+                assertThat(RunMarker.find("remote" + U + ".b.1")).isEmpty();
             }
         } finally {
             child.destroyForcibly();
         }
 
         Files.delete(out.resolve("nb"));
-        Process second = startChild(state, repo, out, "crashed");
+        Process second = startChild(state, repo, out, "crashed" + U);
         try {
-            awaitPhaseB(second, out, "crashed.b.1");
+            awaitPhaseB(second, out, "crashed" + U + ".b.1");
             second.destroyForcibly();
             assertThat(second.waitFor(30, TimeUnit.SECONDS)).isTrue();
         } finally {
             second.destroyForcibly();
         }
         try (HarnessRunner runner = JobTesting.runner(state); JobRunner jobs = JobRunner.builder(runner).build()) {
-            jobs.cancel("crashed"); // nobody runs it: applied here, its dead run swept
-            JobStatus s = jobs.status("crashed");
+            jobs.cancel("crashed" + U); // nobody runs it: applied here, its dead run swept
+            JobStatus s = jobs.status("crashed" + U);
             assertThat(s.state()).isEqualTo(JobState.CANCELLED);
             assertThat(s.phases()).extracting(PhaseStatus::state)
                     .containsExactly(PhaseState.COMPLETED, PhaseState.SKIPPED, PhaseState.SKIPPED);
-            assertThat(RunMarker.find("crashed.b.1")).isEmpty();
-            assertThat(state.resolve("runs/crashed.b.1")).doesNotExist();
+            assertThat(RunMarker.find("crashed" + U + ".b.1")).isEmpty();
+            assertThat(state.resolve("runs/crashed" + U + ".b.1")).doesNotExist();
         }
     }
 
