@@ -54,15 +54,6 @@ public record RunnerServices(Workspaces workspaces, ChangeCollector changes, Res
         Objects.requireNonNull(processEnded, "processEnded");
     }
 
-    /** Services whose processes start from {@code environment}'s allowlist ({@link RunEnvironment#of}). */
-    public RunnerServices(Workspaces workspaces, ChangeCollector changes, ResultStore results,
-            ProcessSupervisor supervisor, Installations installations, Map<String, String> environment, boolean runningAsRoot,
-            ExecutorService housekeeping, List<RunObserver> observers, List<ProviderResolver> providers,
-            BiFunction<String, String, ResolvedProvider> resolve, Consumer<String> processEnded) {
-        this(workspaces, changes, results, supervisor, installations, environment, RunEnvironment.of(environment),
-                runningAsRoot, housekeeping, observers, providers, resolve, processEnded);
-    }
-
     /** The environment every process of a run starts from (before its invocation's variables). */
     public Map<String, String> processEnvironment() {
         return runEnvironment.base();

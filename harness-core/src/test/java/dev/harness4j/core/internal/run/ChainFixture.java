@@ -44,13 +44,15 @@ public final class ChainFixture implements AutoCloseable {
     private int runs;
     private ResolvedProvider provider;
 
+    private static final Map<String, String> ENV = Map.of("PATH", System.getenv("PATH"));
+
     public ChainFixture(Path tmp) {
         this.repo = GitFixture.repo(tmp.resolve("repo"));
         this.workspaces = Workspaces.builder().stateDir(tmp.resolve("state")).build();
         workspaces.ensureWritableDir(workspaces.stateDir().resolve("runs"));
         this.services = new RunnerServices(workspaces, new ChangeCollector(workspaces),
-                new ResultStore(workspaces.stateDir()), supervisor, Installations.defaults(), Map.of("PATH",
-                        System.getenv("PATH")), false, housekeeping, List.of(), List.of(ShellHarness.provider()),
+                new ResultStore(workspaces.stateDir()), supervisor, Installations.defaults(), ENV,
+                dev.harness4j.core.process.RunEnvironment.of(ENV), false, housekeeping, List.of(), List.of(ShellHarness.provider()),
                 (p, m) -> ShellHarness.provider().resolve(p, m).orElseThrow(), id -> { });
     }
 
