@@ -6,11 +6,14 @@ import java.util.concurrent.CountDownLatch;
 final class ActiveRun {
     final RunGuard guard;
     final CountDownLatch finished = new CountDownLatch(1);
+    /** The request's marker scope, or null. */
+    final String scope;
     volatile long pid = -1;
     /** Set by the run's own thread only. */
     boolean interrupted;
 
-    ActiveRun(RunGuard guard) {
+    ActiveRun(RunGuard guard, String scope) {
         this.guard = guard;
+        this.scope = scope;
     }
 }

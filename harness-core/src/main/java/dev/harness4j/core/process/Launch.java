@@ -44,7 +44,7 @@ final class Launch {
     /**
      * The base environment ({@link RunEnvironment#base()} for a run: never the runner's whole one) minus
      * the invocation's removals, plus its variables, {@code PWD}, the sandbox's HOME when confined (unless
-     * the invocation sets one) and the run marker.
+     * the invocation sets one) and the run marker (with its scope, when the request has one).
      */
     static Map<String, String> environment(ProcessRequest request) {
         Invocation inv = request.invocation();
@@ -60,6 +60,9 @@ final class Launch {
             env.put("HOME", request.confinement().home().toAbsolutePath().toString());
         }
         env.put(RunMarker.ENV, request.runId());
+        if (request.scope() != null) {
+            env.put(RunMarker.SCOPE_ENV, request.scope());
+        }
         return env;
     }
 

@@ -34,20 +34,18 @@ final class ProcTable {
 
     private ProcTable() {}
 
-    /** {@link #scan(String, long, long)} of every process, whenever it started. */
-    static List<Long> scan(String runId, long leader) {
-        return scan(runId, leader, 0);
-    }
 
     /**
-     * The pids of live processes that carry {@code RunMarker.ENV=runId}, or whose session or
+     * The pids of live processes that carry {@code RunMarker.ENV=runId} (and {@code
+     * RunMarker.SCOPE_ENV=scope} when {@code scope} is not null), or whose session or
      * process group is {@code leader} (ignored when {@code leader <= 0}). Never this JVM. Only
      * processes that started at or after {@code notBefore} (in {@code /proc} clock ticks since
      * boot, see {@link #startTime}) have their environment read: an older one cannot descend
      * from the run.
      */
-    static List<Long> scan(String runId, long leader, long notBefore) {
+    static List<Long> scan(String runId, String scope, long leader, long notBefore) {
         byte[] needle = (RunMarker.ENV + "=" + runId).getBytes(StandardCharsets.UTF_8);
+        byte[] scopeNeedle = scope == null ? null : (RunMarker.SCOPE_ENV + "=" + scope).getBytes(StandardCharsets.UTF_8);
         long self = ProcessHandle.current().pid();
         String[] names = PROC.toFile().list();
         if (names == null) {
@@ -69,7 +67,7 @@ final class ProcTable {
             if (leader > 0 && (stat[0] == leader || stat[1] == leader)) {
                 out.add(pid);
             } else if (stat[2] >= notBefore && (stat[3] & PF_KTHREAD) == 0
-                    && hasMarker(reader, name, needle, retryDeadline)) {
+                    && hasMarker(reader, name, needle, scopeNeedle, retryDeadline)) {
                 out.add(pid);
             }
         }
@@ -135,23 +133,28 @@ final class ProcTable {
     }
 
     /**
-     * Whether the process's environment holds {@code needle}. An empty environment is read again
+     * Whether the process's environment holds {@code needle} (and {@code scopeNeedle}, when not
+     * null). An empty environment is read again
      * (1 ms apart, until {@code retryDeadline}, shared by the whole scan) while the process still
      * lives: see {@link #EMPTY_ENVIRON_RETRY_NANOS}.
      */
-    private static boolean hasMarker(Reader reader, String pid, byte[] needle, long retryDeadline) {
+    private static boolean hasMarker(Reader reader, String pid, byte[] needle, byte[] scopeNeedle, long retryDeadline) {
         String file = "/proc/" + pid + "/environ";
         int n = reader.read(file, ENVIRON_READ_LIMIT);
         while (n == 0 && System.nanoTime() < retryDeadline && stat(reader, pid) != null) {
             LockSupport.parkNanos(1_000_000L);
             n = reader.read(file, ENVIRON_READ_LIMIT);
         }
-        byte[] env = reader.buf;
+        return holds(reader.buf, n, needle) && (scopeNeedle == null || holds(reader.buf, n, scopeNeedle));
+    }
+
+    /** Whether one of the NUL-separated entries of {@code env[0..n)} is exactly {@code entry}. */
+    private static boolean holds(byte[] env, int n, byte[] entry) {
         int from = 0;
-        while (from + needle.length <= n) {
+        while (from + entry.length <= n) {
             int end = indexOf(env, n, (byte) 0, from);
             int entryEnd = end < 0 ? n : end;
-            if (entryEnd - from == needle.length && Arrays.equals(env, from, entryEnd, needle, 0, needle.length)) {
+            if (entryEnd - from == entry.length && Arrays.equals(env, from, entryEnd, entry, 0, entry.length)) {
                 return true;
             }
             if (end < 0) {

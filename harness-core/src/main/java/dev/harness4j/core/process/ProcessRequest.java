@@ -43,6 +43,9 @@ import java.util.Set;
  * @param confinement the bubblewrap sandbox to start the process in ({@link Bubblewrap}), or
  *     null to run it unconfined; when confined, {@code HOME} is {@link Confinement#home()} unless
  *     the invocation sets it
+ * @param scope the state dir's {@link RunMarker#scopeOf scope}, carried as {@link
+ *     RunMarker#SCOPE_ENV} beside the run id, so that stopping the run spares a run of the same id
+ *     under another state dir; null (the builder's default) marks by run id alone
  */
 public record ProcessRequest(
         String runId,
@@ -55,7 +58,8 @@ public record ProcessRequest(
         Limits limits,
         Set<String> secrets,
         HarnessListener listener,
-        Confinement confinement) {
+        Confinement confinement,
+        String scope) {
 
     /** The longest run id accepted; it travels in every process's environment. */
     public static final int MAX_RUN_ID_LENGTH = 200;
@@ -75,6 +79,9 @@ public record ProcessRequest(
         Objects.requireNonNull(limits, "limits");
         secrets = Set.copyOf(Objects.requireNonNull(secrets, "secrets"));
         Objects.requireNonNull(listener, "listener");
+        if (scope != null && (scope.isEmpty() || scope.length() > 64 || !scope.chars().allMatch(ProcessRequest::idChar))) {
+            throw new IllegalArgumentException("scope must be 1..64 printable characters without spaces, was '" + scope + "'");
+        }
     }
 
     private static boolean idChar(int c) {
@@ -103,6 +110,7 @@ public record ProcessRequest(
         private final Set<String> secrets = new LinkedHashSet<>();
         private HarnessListener listener = HarnessListener.NONE;
         private Confinement confinement;
+        private String scope;
 
         private Builder(String runId, Invocation invocation, Path dir) {
             this.runId = Objects.requireNonNull(runId, "runId");
@@ -127,9 +135,15 @@ public record ProcessRequest(
         /** Confines the process in a bubblewrap sandbox; null (the default) runs it unconfined. */
         public Builder confinement(Confinement v) { this.confinement = v; return this; }
 
+        /**
+         * Marks the processes with the state dir's scope ({@link RunMarker#scopeOf}) beside the
+         * run id; null (the default) marks by run id alone.
+         */
+        public Builder scope(String v) { this.scope = v; return this; }
+
         public ProcessRequest build() {
             return new ProcessRequest(runId, invocation, scratchDir, baseEnvironment, stdoutFile, stderrFile,
-                    transcriptFile, limits, secrets, listener, confinement);
+                    transcriptFile, limits, secrets, listener, confinement, scope);
         }
     }
 }

@@ -86,7 +86,7 @@ public final class ProcessSupervisor implements AutoCloseable {
         if (closed.get()) {
             throw new IllegalStateException("this ProcessSupervisor is closed; build a new one to run " + request.runId());
         }
-        ActiveRun a = new ActiveRun(new RunGuard(request.limits()));
+        ActiveRun a = new ActiveRun(new RunGuard(request.limits()), request.scope());
         if (active.putIfAbsent(request.runId(), a) != null) {
             throw new IllegalStateException("run " + request.runId() + " is already running; run ids must be unique");
         }
@@ -182,11 +182,11 @@ public final class ProcessSupervisor implements AutoCloseable {
             try {
                 if (!e.getValue().finished.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                     log.warn("run {} did not stop in time during shutdown; killing its processes directly", e.getKey());
-                    RunMarker.stop(e.getKey(), e.getValue().pid, Duration.ZERO);
+                    RunMarker.stop(e.getKey(), e.getValue().scope, e.getValue().pid, Duration.ZERO);
                 }
             } catch (InterruptedException ex) {
                 interrupted = true;
-                RunMarker.stop(e.getKey(), e.getValue().pid, Duration.ZERO);
+                RunMarker.stop(e.getKey(), e.getValue().scope, e.getValue().pid, Duration.ZERO);
             }
         }
         if (interrupted) {

@@ -133,13 +133,13 @@ final class Supervision {
         }
         if (stopped != null) {
             log.info("run {}: stopping pid {}: {}", request.runId(), pid, stopped.reason());
-            RunMarker.stop(request.runId(), pid, startTicks, termGrace, sparedFromTerm());
+            RunMarker.stop(request.runId(), request.scope(), pid, startTicks, termGrace, sparedFromTerm());
         }
         awaitExit(p);
         if (request.confinement() != null) { // the sandbox's init (and relay) die with it, a moment after bwrap
-            RunMarker.awaitGone(request.runId(), pid, startTicks, SANDBOX_SETTLE);
+            RunMarker.awaitGone(request.runId(), request.scope(), pid, startTicks, SANDBOX_SETTLE);
         }
-        int leftovers = RunMarker.stop(request.runId(), pid, startTicks, termGrace);
+        int leftovers = RunMarker.stop(request.runId(), request.scope(), pid, startTicks, termGrace);
         if (leftovers > 0) {
             log.info("run {}: stopped {} process(es) the harness left behind", request.runId(), leftovers);
         }

@@ -344,7 +344,11 @@ public final class RunQueue {
             return this;
         }
 
-        /** How recovery kills a dead owner's survivors (default: {@link RunMarker#killAll}). */
+        /**
+         * How recovery kills a dead owner's survivors (default: {@link RunMarker#killAll(String,
+         * Duration)}, by run id alone: queue run ids carry a timestamp and a random part, unique
+         * across state dirs).
+         */
         public Builder survivorKiller(SurvivorKiller value) {
             this.killer = Objects.requireNonNull(value, "survivorKiller");
             return this;

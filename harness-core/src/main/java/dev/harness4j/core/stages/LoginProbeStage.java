@@ -156,6 +156,8 @@ public final class LoginProbeStage implements RunStage {
             ProcessOutcome o = services.supervisor().run(ProcessRequest.builder(run.runId(), inv, ctx.scratchDir())
                     .confinement(store.get(CoreKeys.CONFINEMENT).orElse(null))
                     .baseEnvironment(services.processEnvironment())
+                    .scope(services.workspaces().markerScope())
+                .scope(services.workspaces().markerScope())
                     .stdoutFile(io.resolve("login-stdout.log"))
                     .stderrFile(io.resolve("login-stderr.log"))
                     .transcriptFile(io.resolve("login-transcript.log"))

@@ -48,7 +48,9 @@ public final class RunLeftovers {
     }
 
     /**
-     * Stops the run's surviving processes ({@code TERM}, {@code grace}, then {@code KILL}), then
+     * Stops the run's surviving processes of this state dir (those carrying its {@link
+     * RunMarker#scopeOf scope}: a run of the same id under another state dir is spared; {@code
+     * TERM}, {@code grace}, then {@code KILL}), then
      * removes its files ({@link #remove}).
      *
      * @throws IllegalArgumentException when the run id is not one safe path element
@@ -57,7 +59,7 @@ public final class RunLeftovers {
     public static Swept sweep(Path stateDir, String runId, Duration grace) {
         Objects.requireNonNull(grace, "grace");
         check(stateDir, runId);
-        int killed = RunMarker.killAll(runId, grace);
+        int killed = RunMarker.killAll(runId, RunMarker.scopeOf(stateDir), grace);
         return new Swept(killed, remove(stateDir, runId));
     }
 

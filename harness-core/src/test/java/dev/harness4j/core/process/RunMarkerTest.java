@@ -40,6 +40,25 @@ class RunMarkerTest {
     }
 
     @Test
+    void aScopedKillStopsOnlyTheProcessesOfItsStateDir() throws Exception {
+        String runId = Runs.newRunId();
+        Process mine = startMarked(runId, "exec env " + RunMarker.SCOPE_ENV + "=aaaa sleep 60");
+        Process theirs = startMarked(runId, "exec env " + RunMarker.SCOPE_ENV + "=bbbb sleep 60");
+        try {
+            awaitCount(runId, 2);
+            assertThat(RunMarker.find(runId, "aaaa")).extracting(ProcessHandle::pid).containsExactly(mine.pid());
+
+            assertThat(RunMarker.killAll(runId, "aaaa", Duration.ofMillis(300))).isEqualTo(1);
+
+            assertThat(mine.waitFor()).isEqualTo(128 + 15);
+            assertThat(theirs.isAlive()).as("the same run id under another state dir").isTrue();
+            assertThat(RunMarker.find(runId)).extracting(ProcessHandle::pid).containsExactly(theirs.pid());
+        } finally {
+            RunMarker.killAll(runId, Duration.ZERO);
+        }
+    }
+
+    @Test
     void killAllStopsProcessesThatIgnoreTermAndCountsThem() throws Exception {
         String runId = Runs.newRunId();
         Process p = startMarked(runId, "trap '' TERM; (setsid sleep 60 &); sleep 60 & wait");

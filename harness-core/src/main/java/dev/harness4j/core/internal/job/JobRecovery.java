@@ -64,7 +64,7 @@ public final class JobRecovery {
             PhaseBook.RunEntry last = p.lastRun();
             int killed = 0;
             if (last != null) {
-                killed = RunMarker.killAll(last.runId(), KILL_GRACE);
+                killed = RunMarker.killAll(last.runId(), RunMarker.scopeOf(stateDir()), KILL_GRACE);
                 removeRunDir(last.runId());
                 book.update(() -> {
                     int i = p.runs.size() - 1;
@@ -84,8 +84,12 @@ public final class JobRecovery {
         }
     }
 
+    private Path stateDir() {
+        return book.dir().toAbsolutePath().getParent().getParent(); // <state>/jobs/<id> -> <state>
+    }
+
     private void removeRunDir(String runId) {
-        Path runs = book.dir().getParent().getParent().resolve("runs"); // <state>/jobs/<id> -> <state>/runs
+        Path runs = stateDir().resolve("runs");
         if (!Files.isDirectory(runs)) {
             return;
         }

@@ -98,6 +98,7 @@ final class AfterHarnessStep implements AfterHarness.Context {
         return services.supervisor().run(ProcessRequest.builder(runId + "-after" + commands, inv.build(), io)
                 .confinement(confine.apply(scratch))
                 .baseEnvironment(services.processEnvironment())
+                .scope(services.workspaces().markerScope())
                 .stdoutFile(io.resolve("stdout.log"))
                 .stderrFile(io.resolve("stderr.log"))
                 .transcriptFile(output)

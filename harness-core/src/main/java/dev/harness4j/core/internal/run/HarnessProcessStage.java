@@ -81,6 +81,7 @@ public final class HarnessProcessStage implements RunStage {
         ProcessOutcome process = services.supervisor().run(ProcessRequest.builder(run.runId(), invocation, ws.scratchDir())
                 .confinement(store.get(CoreKeys.CONFINEMENT).orElse(null))
                 .baseEnvironment(services.processEnvironment())
+                .scope(services.workspaces().markerScope())
                 .stdoutFile(io.resolve("stdout.log"))
                 .stderrFile(io.resolve("stderr.log"))
                 .transcriptFile(io.resolve("transcript.log"))

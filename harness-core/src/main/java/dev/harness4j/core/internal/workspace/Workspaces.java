@@ -90,6 +90,7 @@ public final class Workspaces {
     private static final ConcurrentMap<Path, ReentrantLock> WORKTREE_LOCKS = new ConcurrentHashMap<>();
 
     private final Path stateDir;
+    private volatile String markerScope;
     private final GitCli git;
 
     private Workspaces(Builder b) {
@@ -103,6 +104,16 @@ public final class Workspaces {
 
     public Path stateDir() {
         return stateDir;
+    }
+
+    /** The state dir's process-marker scope ({@link dev.harness4j.core.process.RunMarker#scopeOf}), computed once. */
+    public String markerScope() {
+        String s = markerScope;
+        if (s == null) {
+            s = dev.harness4j.core.process.RunMarker.scopeOf(stateDir);
+            markerScope = s;
+        }
+        return s;
     }
 
     GitCli git() {
