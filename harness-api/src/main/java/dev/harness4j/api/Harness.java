@@ -119,6 +119,20 @@ public interface Harness {
     }
 
     /**
+     * Whether a finished run of this CLI can be continued by a follow-up prompt in its own session
+     * ({@code HarnessRunner.followUp}). An adapter that says so reports the session in {@link
+     * HarnessResult#sessionId()} and, when {@link HarnessContext#resumeSession()} is set, makes
+     * {@link #prepare} continue that session (Claude Code's {@code --resume <id>}, say) instead of
+     * starting a new one. The default, false, makes the runner refuse a follow-up of this harness
+     * before anything starts.
+     *
+     * @return whether the adapter resumes sessions
+     */
+    default boolean supportsFollowUp() {
+        return false;
+    }
+
+    /**
      * Whether runs of this harness reach a model through a provider; {@code true} (the default)
      * for every coding agent. A harness that calls no model (a reference harness that does nothing,
      * or that runs a task's known solution) returns {@code false}: the runner then resolves no

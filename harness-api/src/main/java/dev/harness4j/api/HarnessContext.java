@@ -50,6 +50,14 @@ import java.util.Optional;
  *     invocation's variables
  * @param runningAsRoot whether the JVM runs as root (some CLIs refuse flags for root)
  * @param task the caller's task, exactly as given (without what the runner adds)
+ * @param resumeSession on a follow-up run ({@code HarnessRunner.followUp}), the agent's own session
+ *     to continue — the {@link HarnessResult#sessionId()} of the run it follows, in the same
+ *     workspace and scratch dir; {@code null} for a run of its own. Only adapters whose {@link
+ *     Harness#supportsFollowUp()} is true get one.
+ * @param keepSession whether the runner keeps this run's workspace and scratch dir for a follow-up
+ *     ({@code HarnessRunner.Builder.keepWorkspace}): an adapter whose CLI can be told not to save
+ *     its session must let it save it then; only adapters whose {@link Harness#supportsFollowUp()}
+ *     is true see {@code true}
  */
 public record HarnessContext(
         String runId,
@@ -63,7 +71,9 @@ public record HarnessContext(
         Map<String, String> options,
         Map<String, String> environment,
         boolean runningAsRoot,
-        String task) {
+        String task,
+        String resumeSession,
+        boolean keepSession) {
 
     /**
      * Checks the required parts and copies the maps.
@@ -80,6 +90,8 @@ public record HarnessContext(
      * @param environment the environment the process would inherit
      * @param runningAsRoot whether the JVM runs as root
      * @param task the caller's task as written
+     * @param resumeSession the agent's session a follow-up run continues, or {@code null}
+     * @param keepSession whether the runner keeps the run's workspace for a follow-up
      */
     public HarnessContext {
         Objects.requireNonNull(runId, "runId");
@@ -92,6 +104,39 @@ public record HarnessContext(
         options = Map.copyOf(Objects.requireNonNull(options, "options"));
         environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
         Objects.requireNonNull(task, "task");
+    }
+
+    /**
+     * A context for a run of its own (no session to resume): the constructor before {@link
+     * #resumeSession()} existed.
+     *
+     * @param runId the run's unique id
+     * @param prompt the full prompt
+     * @param provider the resolved provider
+     * @param workspace the isolated checkout the harness works in
+     * @param scratchDir the per-run directory outside the workspace
+     * @param executable the CLI's resolved executable
+     * @param limits the run's limits
+     * @param systemPrompt text to append to the system prompt, or {@code null}
+     * @param options harness-specific options from the run spec
+     * @param environment the environment the process would inherit
+     * @param runningAsRoot whether the JVM runs as root
+     * @param task the caller's task, exactly as given
+     */
+    public HarnessContext(String runId, String prompt, ResolvedProvider provider, Path workspace, Path scratchDir,
+            String executable, Limits limits, String systemPrompt, Map<String, String> options,
+            Map<String, String> environment, boolean runningAsRoot, String task) {
+        this(runId, prompt, provider, workspace, scratchDir, executable, limits, systemPrompt, options, environment,
+                runningAsRoot, task, null, false);
+    }
+
+    /**
+     * The session a follow-up run continues, if this is one.
+     *
+     * @return {@link #resumeSession()}, or empty for a run of its own
+     */
+    public Optional<String> followUpSession() {
+        return Optional.ofNullable(resumeSession);
     }
 
     /**
@@ -158,6 +203,8 @@ public record HarnessContext(
         private final Map<String, String> options = new LinkedHashMap<>();
         private final Map<String, String> environment = new LinkedHashMap<>();
         private boolean runningAsRoot;
+        private String resumeSession;
+        private boolean keepSession;
 
         private Builder() {}
 
@@ -255,6 +302,22 @@ public record HarnessContext(
         public Builder runningAsRoot(boolean v) { this.runningAsRoot = v; return this; }
 
         /**
+         * Sets {@link HarnessContext#resumeSession()}: the agent's session a follow-up run continues.
+         *
+         * @param v the session id, or {@code null} for a run of its own
+         * @return this builder
+         */
+        public Builder resumeSession(String v) { this.resumeSession = v; return this; }
+
+        /**
+         * Sets {@link HarnessContext#keepSession()}: the runner keeps the run's workspace for a follow-up.
+         *
+         * @param v whether the CLI should save its session
+         * @return this builder
+         */
+        public Builder keepSession(boolean v) { this.keepSession = v; return this; }
+
+        /**
          * Builds the context.
          *
          * @return the context
@@ -263,7 +326,8 @@ public record HarnessContext(
          */
         public HarnessContext build() {
             return new HarnessContext(runId, prompt, provider, workspace, scratchDir, executable,
-                    limits, systemPrompt, options, environment, runningAsRoot, task != null ? task : prompt);
+                    limits, systemPrompt, options, environment, runningAsRoot, task != null ? task : prompt, resumeSession,
+                    keepSession);
         }
     }
 }

@@ -16,6 +16,9 @@ import java.util.Objects;
  * @param phaseReport the phase report: from the adapter, {@code null} when it found none (the runner's record
  *     then carries the one core settled on: the agent's report file, a summarizer's, or git's)
  * @param retryAt for {@code rate-limited}: when the limit resets, or {@code null} when unknown
+ * @param sessionId the agent's own session id, as the CLI printed it (Claude Code's {@code
+ *     session_id}, say), or {@code null}: a {@linkplain Harness#supportsFollowUp() follow-up} run
+ *     continues that session
  */
 public record HarnessResult(
         Outcome outcome,
@@ -25,7 +28,8 @@ public record HarnessResult(
         ServedModel servedModel,
         String summary,
         PhaseReport phaseReport,
-        Instant retryAt) {
+        Instant retryAt,
+        String sessionId) {
 
     /**
      * Checks the required parts.
@@ -38,11 +42,29 @@ public record HarnessResult(
      * @param summary the agent's final message, or {@code null}
      * @param phaseReport the phase report the adapter found, or {@code null}
      * @param retryAt for {@code rate-limited}: when the limit resets, or {@code null}
+     * @param sessionId the agent's session id, or {@code null}
      */
     public HarnessResult {
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(tokens, "tokens");
         Objects.requireNonNull(servedModel, "servedModel");
+    }
+
+    /**
+     * A result without a session id (the constructor before {@link #sessionId()} existed).
+     *
+     * @param outcome how the run ended
+     * @param reason why, in words, or {@code null}
+     * @param tokens tokens used
+     * @param cost the cost, or {@code null} when unmeasured
+     * @param servedModel which model answered
+     * @param summary the agent's final message, or {@code null}
+     * @param phaseReport the phase report the adapter found, or {@code null}
+     * @param retryAt for {@code rate-limited}: when the limit resets, or {@code null}
+     */
+    public HarnessResult(Outcome outcome, String reason, TokenUsage tokens, Cost cost, ServedModel servedModel,
+            String summary, PhaseReport phaseReport, Instant retryAt) {
+        this(outcome, reason, tokens, cost, servedModel, summary, phaseReport, retryAt, null);
     }
 
     /**
@@ -53,7 +75,7 @@ public record HarnessResult(
      * @return the copy
      */
     public HarnessResult withOutcome(Outcome value, String why) {
-        return new HarnessResult(value, why, tokens, cost, servedModel, summary, phaseReport, retryAt);
+        return new HarnessResult(value, why, tokens, cost, servedModel, summary, phaseReport, retryAt, sessionId);
     }
 
     /**
@@ -63,7 +85,7 @@ public record HarnessResult(
      * @return the copy
      */
     public HarnessResult withTokens(TokenUsage value) {
-        return new HarnessResult(outcome, reason, value, cost, servedModel, summary, phaseReport, retryAt);
+        return new HarnessResult(outcome, reason, value, cost, servedModel, summary, phaseReport, retryAt, sessionId);
     }
 
     /**
@@ -73,7 +95,7 @@ public record HarnessResult(
      * @return the copy
      */
     public HarnessResult withCost(Cost value) {
-        return new HarnessResult(outcome, reason, tokens, value, servedModel, summary, phaseReport, retryAt);
+        return new HarnessResult(outcome, reason, tokens, value, servedModel, summary, phaseReport, retryAt, sessionId);
     }
 
     /**
@@ -83,7 +105,7 @@ public record HarnessResult(
      * @return the copy
      */
     public HarnessResult withPhaseReport(PhaseReport value) {
-        return new HarnessResult(outcome, reason, tokens, cost, servedModel, summary, value, retryAt);
+        return new HarnessResult(outcome, reason, tokens, cost, servedModel, summary, value, retryAt, sessionId);
     }
 
     /**
@@ -107,6 +129,7 @@ public record HarnessResult(
         private String summary;
         private PhaseReport phaseReport;
         private Instant retryAt;
+        private String sessionId;
 
         private Builder(Outcome outcome, String requestedModel) {
             this.outcome = Objects.requireNonNull(outcome, "outcome");
@@ -172,12 +195,20 @@ public record HarnessResult(
         public Builder retryAt(Instant v) { this.retryAt = v; return this; }
 
         /**
+         * Sets the agent's own session id, as the CLI printed it, for a follow-up run to continue.
+         *
+         * @param v the session id, or {@code null}
+         * @return this builder
+         */
+        public Builder sessionId(String v) { this.sessionId = v; return this; }
+
+        /**
          * Builds the result.
          *
          * @return the result
          */
         public HarnessResult build() {
-            return new HarnessResult(outcome, reason, tokens, cost, servedModel, summary, phaseReport, retryAt);
+            return new HarnessResult(outcome, reason, tokens, cost, servedModel, summary, phaseReport, retryAt, sessionId);
         }
     }
 }

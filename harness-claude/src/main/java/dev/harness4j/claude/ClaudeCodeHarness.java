@@ -31,7 +31,8 @@ import java.util.stream.Stream;
  * <p>What it does for a run:
  * <ul>
  *   <li>argv {@code claude -p --output-format stream-json --verbose --model <model>
- *       --dangerously-skip-permissions --no-session-persistence} (+ {@code --max-turns} from
+ *       --dangerously-skip-permissions --no-session-persistence} (+ {@code --resume <session>} on a
+ *       follow-up, and no {@code --no-session-persistence} for a run kept for one; + {@code --max-turns} from
  *       {@code Limits.maxTurns()}, + {@code --append-system-prompt} from the spec's system
  *       prompt); the prompt goes on stdin, never in argv (an agent's own {@code pkill -f} could
  *       match it). {@code stream-json} rather than {@code json}: it ends with the same result
@@ -156,6 +157,16 @@ public final class ClaudeCodeHarness implements Harness {
     }
 
     /** {@code claude auth status --json} with the run's config dir and key; makes no model call. */
+    /**
+     * True: a run reports its {@code session_id} (from the result envelope), and a follow-up run
+     * continues it with {@code --resume <id>} in the same private config dir; a run kept for a
+     * follow-up saves its session (no {@code --no-session-persistence}).
+     */
+    @Override
+    public boolean supportsFollowUp() {
+        return true;
+    }
+
     @Override
     public Optional<Invocation> loginProbe(HarnessContext context) {
         return Optional.of(ClaudeInvocations.loginProbe(context));

@@ -50,8 +50,13 @@ final class ClaudeInvocations {
         Invocation.Builder b = Invocation.builder(context.executable(),
                 "-p", "--output-format", "stream-json", "--verbose",
                 "--model", context.model(),
-                "--dangerously-skip-permissions",
-                "--no-session-persistence");
+                "--dangerously-skip-permissions");
+        if (context.followUpSession().isPresent()) {
+            b.args("--resume", context.followUpSession().get()); // the session saved in this scratch dir's config dir
+        }
+        if (!context.keepSession()) {
+            b.args("--no-session-persistence"); // nothing will continue it: write no session file
+        }
         if (context.limits().maxTurns() != null) {
             b.args("--max-turns", Integer.toString(context.limits().maxTurns()));
         }

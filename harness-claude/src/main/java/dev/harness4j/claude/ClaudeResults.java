@@ -105,6 +105,7 @@ final class ClaudeResults {
             }
         }
         b.servedModel(ServedModels.verdict(requested, answering));
+        b.sessionId(env.sessionId());
         return b.build();
     }
 

@@ -29,6 +29,7 @@ import java.util.Optional;
  * @param cacheWriteTokens {@code usage.cache_creation_input_tokens}
  * @param modelUsageKeys the keys of {@code modelUsage}: the models Claude Code <em>asked</em>
  *     for (not necessarily those that answered; see {@link AnsweringModels})
+ * @param sessionId the envelope's {@code session_id} (what {@code --resume} continues), or {@code null}
  */
 record ResultEnvelope(
         String subtype,
@@ -43,7 +44,8 @@ record ResultEnvelope(
         Long outputTokens,
         Long cacheReadTokens,
         Long cacheWriteTokens,
-        List<String> modelUsageKeys) {
+        List<String> modelUsageKeys,
+        String sessionId) {
 
     /**
      * How much of stdout's end is searched for the envelope: 16 MiB. The envelope is printed
@@ -150,7 +152,8 @@ record ResultEnvelope(
                 count(usage, "output_tokens"),
                 count(usage, "cache_read_input_tokens"),
                 count(usage, "cache_creation_input_tokens"),
-                models);
+                models,
+                text(n, "session_id"));
     }
 
     private static String text(JsonNode n, String field) {

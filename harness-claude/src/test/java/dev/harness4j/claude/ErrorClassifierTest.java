@@ -11,7 +11,7 @@ class ErrorClassifierTest {
 
     private static ResultEnvelope error(String subtype, Integer status, String text, String terminalReason) {
         return new ResultEnvelope(subtype, true, status, text, List.of(), terminalReason, 1, null,
-                null, null, null, null, List.of());
+                null, null, null, null, List.of(), null);
     }
 
     @Test

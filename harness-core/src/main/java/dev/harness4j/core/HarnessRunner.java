@@ -9,6 +9,7 @@ import dev.harness4j.core.internal.capture.ResultStore;
 import dev.harness4j.core.internal.run.RunnerServices;
 import dev.harness4j.core.internal.run.StageChain;
 import dev.harness4j.core.internal.workspace.ChangeCollector;
+import dev.harness4j.core.internal.workspace.KeptWorkspaces;
 import dev.harness4j.core.internal.workspace.Workspaces;
 import dev.harness4j.core.pipeline.RunContext;
 import dev.harness4j.core.pipeline.RunStage;
@@ -18,6 +19,7 @@ import dev.harness4j.core.process.RunEnvironment;
 import dev.harness4j.core.stages.BranchPushStage;
 import dev.harness4j.core.stages.LoginProbeStage;
 import dev.harness4j.core.stages.ServedModelStage;
+import dev.harness4j.core.workspace.KeptWorkspace;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -89,6 +91,7 @@ public final class HarnessRunner implements AutoCloseable {
         return t;
     });
     private final RunsInFlight inFlight;
+    private final KeptWorkspaces keptWorkspaces;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private HarnessRunner(Builder b) {
@@ -109,6 +112,8 @@ public final class HarnessRunner implements AutoCloseable {
         this.services = new RunnerServices(workspaces, new ChangeCollector(workspaces), store, supervisor,
                 installations, b.adapterEnvironment(), runEnvironment, RunnerIdentity.runningAsRoot(), housekeeping, b.observers,
                 providers.resolvers(), providers::resolve, inFlight::processEnded);
+        this.keptWorkspaces = new KeptWorkspaces(workspaces);
+        housekeeping.submit(() -> keptWorkspaces.sweepExpired(Instant.now())); // what waited for a follow-up in vain
     }
 
     public static Builder builder() {
@@ -218,6 +223,47 @@ public final class HarnessRunner implements AutoCloseable {
      * @return the run's record, with the step's {@link RunRecord#sections()}
      */
     public RunRecord run(RunSpec spec, String runId, HarnessListener listener, AfterHarness afterHarness) {
+        return run(spec, runId, listener, afterHarness, null);
+    }
+
+    /**
+     * Gives a finished run's agent a follow-up prompt in its own session and workspace (Claude
+     * Code's {@code --resume}, say): a run of its own, under a fresh run id, whose diff starts at
+     * the previous run's end and whose {@code meta.json} names the previous run in {@code
+     * parent_run_id}. The previous run must have been kept ({@link Builder#keepWorkspace}); each
+     * kept run takes one follow-up (which may be kept in turn).
+     *
+     * @param previous the finished run, as {@link #run} returned it
+     * @param prompt what to ask next
+     * @throws IllegalArgumentException when the harness cannot resume a session
+     * @throws IllegalStateException when the previous run's workspace was not kept, was continued already, or expired
+     */
+    public RunRecord followUp(RunRecord previous, String prompt) {
+        Objects.requireNonNull(previous, "previous");
+        return followUp(previous.runId(), previous.spec().withPrompt(Objects.requireNonNull(prompt, "prompt")),
+                inFlight.newRunId(), HarnessListener.NONE);
+    }
+
+    /**
+     * {@link #followUp(RunRecord, String)} of a run known by its id (from another process, say),
+     * with the follow-up's spec (its prompt the follow-up prompt, its harness the previous
+     * run's; see {@link #keptWorkspace(String)}), under the given run id.
+     */
+    public RunRecord followUp(String previousRunId, RunSpec spec, String runId, HarnessListener listener) {
+        Objects.requireNonNull(spec, "spec");
+        Workspaces.requireValidRunId(runId);
+        KeptWorkspace kept = FollowUps.require(registry, keptWorkspaces, Objects.requireNonNull(previousRunId,
+                "previousRunId"), spec);
+        return run(spec, runId, listener, AfterHarness.NONE, kept);
+    }
+
+    /** The kept workspace of a finished run, if it waits for a follow-up ({@link Builder#keepWorkspace}). */
+    public Optional<KeptWorkspace> keptWorkspace(String runId) {
+        return keptWorkspaces.find(runId);
+    }
+
+    private RunRecord run(RunSpec spec, String runId, HarnessListener listener, AfterHarness afterHarness,
+            KeptWorkspace followUp) {
         Objects.requireNonNull(afterHarness, "afterHarness");
         Workspaces.requireValidRunId(runId); // first: the id becomes a path, nothing may be created before
         Objects.requireNonNull(spec, "spec");
@@ -242,7 +288,8 @@ public final class HarnessRunner implements AutoCloseable {
             workspaces.ensureWritableDir(store.resultsDir());
             HarnessListener both = listener == HarnessListener.NONE ? this.listener : both(this.listener, listener);
             return StageChain.run(stages, run, bailed, services, both,
-                    autonomyPreamble ? AutonomyPreamble.frame(spec.prompt()) : spec.prompt(), System.nanoTime() - t0);
+                    autonomyPreamble ? AutonomyPreamble.frame(spec.prompt()) : spec.prompt(), System.nanoTime() - t0,
+                    followUp);
         } catch (InterruptedException e) { // the record stage turns every interrupt into a result; kept for safety
             Thread.currentThread().interrupt();
             throw new IllegalStateException("run " + runId + " was interrupted before its result was written", e);

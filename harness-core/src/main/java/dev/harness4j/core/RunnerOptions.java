@@ -43,6 +43,7 @@ abstract class RunnerOptions {
     final List<ProviderResolver> providers = new ArrayList<>();
     HarnessListener listener = HarnessListener.NONE;
     Duration termGrace = ProcessSupervisor.DEFAULT_TERM_GRACE;
+    Duration keepWorkspace;
     Map<String, String> environment;
     Map<String, String> runnerEnvironment;
     final java.util.LinkedHashSet<String> inheritEnvironment = new java.util.LinkedHashSet<>();
@@ -187,6 +188,21 @@ abstract class RunnerOptions {
     /** Between TERM and KILL when a run is stopped; default {@link ProcessSupervisor#DEFAULT_TERM_GRACE}. */
     public HarnessRunner.Builder termGrace(Duration value) {
         this.termGrace = Checks.positive(value, "termGrace");
+        return self();
+    }
+
+    /**
+     * Keeps each finished run's workspace and scratch dir for a follow-up prompt ({@link
+     * HarnessRunner#followUp(RunRecord, String)}) for this long: the agent's changes are committed in
+     * the checkout, and the agent's session stays in the scratch dir. Only for a cloned workspace
+     * ({@code Isolation.CLONE}) of a harness that {@linkplain dev.harness4j.api.Harness#supportsFollowUp()
+     * resumes sessions} and reported one; {@code meta.json}'s {@code kept_workspace} says until when.
+     * Expired workspaces are removed when a runner is built on the state dir. Default: never kept.
+     *
+     * @param value a positive time
+     */
+    public HarnessRunner.Builder keepWorkspace(Duration value) {
+        this.keepWorkspace = Checks.positive(value, "keepWorkspace");
         return self();
     }
 

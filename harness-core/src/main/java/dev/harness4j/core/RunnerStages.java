@@ -34,7 +34,7 @@ final class RunnerStages {
     static List<RunStage> assemble(RunnerOptions o) {
         Map<Slot, RunStage> builtIn = new EnumMap<>(Slot.class);
         builtIn.put(Slot.RECORD, new RecordStage());
-        builtIn.put(Slot.WORKSPACE, new WorkspaceStage());
+        builtIn.put(Slot.WORKSPACE, new WorkspaceStage(o.keepWorkspace));
         builtIn.put(Slot.AFTER_HARNESS, new AfterHarnessStage());
         if (o.pushBranches) {
             builtIn.put(Slot.BRANCH_PUSH, o.push.build());

@@ -71,6 +71,9 @@ final class MetaJson {
         m.put("summary", res.summary());
         m.set("phase_report", phase(mapper, res.phaseReport()));
         m.put("retry_at", res.retryAt() == null ? null : res.retryAt().toString());
+        if (res.sessionId() != null) {
+            m.put("session_id", res.sessionId()); // the agent's own session, which a follow-up run continues
+        }
         m.set("meter", meter(mapper, r.meter()));
         HarnessResult a = r.adapterResult();
         if (a == null) {

@@ -71,7 +71,7 @@ final class GatewayTruth {
                 ? ServedModel.Verdict.MISMATCH : byGateway;
         ServedModel served = new ServedModel(now.requested(), new ArrayList<>(answered), v);
         return new HarnessResult(r.outcome(), r.reason(), r.tokens(), r.cost(), served, r.summary(), r.phaseReport(),
-                r.retryAt());
+                r.retryAt(), r.sessionId());
     }
 
     /** Prompt (input + cache) and output, gateway beside meter, and whether they differ beyond the tolerance. */

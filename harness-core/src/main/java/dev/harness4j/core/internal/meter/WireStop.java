@@ -188,7 +188,7 @@ public final class WireStop {
             return result;
         }
         return new HarnessResult(result.outcome(), result.reason(), result.tokens(), result.cost(), result.servedModel(),
-                result.summary(), result.phaseReport(), retryAt);
+                result.summary(), result.phaseReport(), retryAt, result.sessionId());
     }
 
     /** A count of failures in a row towards a limit; 0 never reaches it. Guarded by the stop. */

@@ -119,7 +119,7 @@ public final class WireTruth {
             }
         }
         HarnessResult r = new HarnessResult(outcome, reason, tokens, cost, served, adapter.summary(),
-                adapter.phaseReport(), retryAt);
+                adapter.phaseReport(), retryAt, adapter.sessionId());
         return new Applied(r, notes);
     }
 

@@ -32,6 +32,10 @@ public final class CoreKeys {
     public static final Key<RunRecord> RECORD = Key.named("core.record");
     /** What to run after the result is written, last first (the workspace's removal); read by the record stage. */
     public static final Key<List<AutoCloseable>> CLEANUP = Key.named("core.cleanup");
+    /** The kept workspace a follow-up run continues in; put by {@code HarnessRunner.followUp}. */
+    public static final Key<dev.harness4j.core.workspace.KeptWorkspace> FOLLOW_UP = Key.named("core.follow-up");
+    /** Whether the workspace stage keeps this run's workspace for a follow-up; published by it. */
+    public static final Key<Boolean> KEEP_SESSION = Key.named("core.keep-session");
     /** The workspace; published by the workspace stage. */
     public static final Key<Workspace> WORKSPACE = Key.named("core.workspace");
     /** Run by the harness stage after the process ended and before the changes are captured. */

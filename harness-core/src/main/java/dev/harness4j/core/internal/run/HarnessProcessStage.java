@@ -56,7 +56,9 @@ public final class HarnessProcessStage implements RunStage {
                 .provider(provider).workspace(store.require(RunKeys.WORKSPACE))
                 .scratchDir(store.require(RunKeys.SCRATCH_DIR)).executable(run.executable().toString())
                 .limits(run.spec().limits()).systemPrompt(run.spec().systemPrompt()).options(run.spec().options())
-                .environment(services.environment()).runningAsRoot(services.runningAsRoot()).build();
+                .environment(services.environment()).runningAsRoot(services.runningAsRoot())
+                .resumeSession(store.get(CoreKeys.FOLLOW_UP).map(k -> k.sessionId()).orElse(null))
+                .keepSession(store.get(CoreKeys.KEEP_SESSION).orElse(false)).build();
     }
 
     @Override

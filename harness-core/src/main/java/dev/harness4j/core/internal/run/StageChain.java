@@ -193,12 +193,17 @@ public final class StageChain {
 
     /**
      * Runs one run's stages with the store set up as every stage expects it (the runner's
-     * services, the listener, the prompt framed so far, the provider with the run's model); the
+     * services, the listener, the prompt framed so far, the provider with the run's model, the kept
+     * workspace a follow-up continues in, or {@code null}); the
      * written record, with the time each stage took and the runner's own {@code preflight}.
      */
     public static RunRecord run(List<RunStage> stages, RunContext run, AtomicBoolean bailed, RunnerServices services,
-            dev.harness4j.api.HarnessListener listener, String prompt, long preflightNanos) throws InterruptedException {
+            dev.harness4j.api.HarnessListener listener, String prompt, long preflightNanos,
+            dev.harness4j.core.workspace.KeptWorkspace followUp) throws InterruptedException {
         StageChain chain = new StageChain(stages, run, bailed, control(services.supervisor(), run.runId()));
+        if (followUp != null) {
+            chain.store.put(CoreKeys.FOLLOW_UP, followUp);
+        }
         chain.store.put(CoreKeys.SERVICES, services);
         chain.store.put(CoreKeys.LISTENER, listener);
         chain.store.put(RunKeys.PROMPT, prompt);

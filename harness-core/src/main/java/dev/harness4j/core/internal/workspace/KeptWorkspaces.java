@@ -1,0 +1,225 @@
+package dev.harness4j.core.internal.workspace;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.harness4j.api.Isolation;
+import dev.harness4j.core.internal.Json;
+import dev.harness4j.core.internal.PrivateFiles;
+import dev.harness4j.core.workspace.Baseline;
+import dev.harness4j.core.workspace.KeptWorkspace;
+import dev.harness4j.core.workspace.WorkspaceException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Workspaces kept for follow-up prompts: {@link #keep} commits a finished run's checkout and
+ * writes {@code runs/<dir>/kept.json}; {@link #adopt} hands the directory to the follow-up run,
+ * claiming it by renaming {@code kept.json} to {@code kept.json.claimed-<newRunId>} (one
+ * follow-up per kept run, even across processes); {@link #sweepExpired} removes what expired.
+ * The directory keeps its path for the whole chain of runs: agents record their sessions by
+ * working directory (Claude Code does), so a moved checkout would lose its session.
+ */
+public final class KeptWorkspaces {
+    private static final Logger log = LoggerFactory.getLogger(KeptWorkspaces.class);
+    static final String FILE = "kept.json";
+    private static final String CLAIMED = FILE + ".claimed-";
+    /** How long a claimed workspace whose follow-up never ended (a crash) is left after it expired. */
+    private static final Duration CLAIM_GRACE = Duration.ofDays(1);
+
+    private final Workspaces workspaces;
+    private final ObjectMapper json = Json.mapper();
+
+    public KeptWorkspaces(Workspaces workspaces) {
+        this.workspaces = Objects.requireNonNull(workspaces, "workspaces");
+    }
+
+    /**
+     * Commits everything in the run's checkout (hooks off, a fixed identity) and writes its
+     * {@code kept.json}; the workspace must then not be closed.
+     *
+     * @throws WorkspaceException when git cannot commit or the file cannot be written
+     */
+    public KeptWorkspace keep(Workspace ws, String sessionId, String harness, String provider, String model,
+            Baseline origin, Duration ttl) {
+        GitCli git = workspaces.git();
+        String what = "keeping the workspace of run " + ws.runId() + " for a follow-up";
+        git.run(ws.dir(), List.of("add", "-A")).orThrow(what);
+        git.run(ws.dir(), List.of("-c", "user.name=harness4j", "-c", "user.email=harness4j@localhost",
+                "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "commit", "--quiet", "--no-verify",
+                "--allow-empty", "-m", "harness4j: the state at the end of run " + ws.runId())).orThrow(what);
+        String commit = new String(git.run(ws.dir(), List.of("rev-parse", "HEAD")).orThrow(what).stdout(),
+                java.nio.charset.StandardCharsets.UTF_8).strip();
+        KeptWorkspace kept = new KeptWorkspace(ws.runId(), sessionId, harness, provider, model, origin.repo(),
+                origin.ref(), commit, Instant.now().plus(ttl), ws.runDir());
+        write(kept);
+        try (Stream<Path> s = Files.list(ws.runDir())) { // a follow-up's claim on the previous run's end
+            for (Path p : s.filter(p -> p.getFileName().toString().startsWith(CLAIMED)).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            log.debug("could not remove the old claims in {}: {}", ws.runDir(), e.toString());
+        }
+        return kept;
+    }
+
+    /**
+     * The kept workspace of a run, if there is one and no follow-up claimed it.
+     *
+     * @param runId the run whose end was kept
+     */
+    public Optional<KeptWorkspace> find(String runId) {
+        Workspaces.requireValidRunId(runId);
+        Path runs = workspaces.stateDir().resolve("runs");
+        Path direct = runs.resolve(runId).resolve(FILE); // the first run of a chain keeps its own dir
+        Optional<KeptWorkspace> d = read(direct).filter(k -> k.runId().equals(runId));
+        if (d.isPresent() || !Files.isDirectory(runs)) {
+            return d;
+        }
+        try (Stream<Path> dirs = Files.list(runs)) { // a later run of a chain lives in the first run's dir
+            return dirs.map(p -> p.resolve(FILE)).map(this::read).flatMap(Optional::stream)
+                    .filter(k -> k.runId().equals(runId)).findFirst();
+        } catch (IOException e) {
+            throw new WorkspaceException("could not list " + runs + " for the kept workspace of run " + runId, e);
+        }
+    }
+
+    /**
+     * Claims a kept workspace for a follow-up run and returns it as that run's workspace, its
+     * baseline the kept commit and its io dir emptied.
+     *
+     * @throws WorkspaceException when another follow-up claimed it first, or it is gone
+     */
+    public Workspace adopt(KeptWorkspace kept, String newRunId) {
+        Workspaces.requireValidRunId(newRunId);
+        Path file = kept.runDir().resolve(FILE);
+        Path claim = kept.runDir().resolve(CLAIMED + newRunId);
+        try {
+            Files.move(file, claim, StandardCopyOption.ATOMIC_MOVE);
+        } catch (NoSuchFileException e) {
+            throw new WorkspaceException("the kept workspace of run " + kept.runId()
+                    + " was already continued by another follow-up run, or swept; follow up on the latest run", e);
+        } catch (IOException e) {
+            throw new WorkspaceException("could not claim the kept workspace of run " + kept.runId() + ": " + e, e);
+        }
+        Workspace ws = new Workspace(workspaces, newRunId, kept.runDir(),
+                new Baseline(kept.runDir().resolve("workspace"), "HEAD", kept.commit(), null, false), Isolation.CLONE);
+        try {
+            if (Files.exists(ws.ioDir())) {
+                SafeDelete.deleteBelow(workspaces.stateDir(), ws.ioDir()); // the previous run's capture files
+            }
+            workspaces.ensureWritableDir(ws.ioDir());
+        } catch (RuntimeException e) {
+            try {
+                Files.move(claim, file, StandardCopyOption.ATOMIC_MOVE); // still kept for another try
+            } catch (IOException undo) {
+                e.addSuppressed(undo);
+            }
+            throw new WorkspaceException("could not prepare the kept workspace of run " + kept.runId() + ": " + e, e);
+        }
+        return ws; // the claim stays until the follow-up keeps the dir again or removes it
+    }
+
+    /**
+     * Removes the kept workspaces whose time has passed (and claimed ones a crashed follow-up
+     * left, a day after they expired).
+     *
+     * @return the directories removed
+     */
+    public List<Path> sweepExpired(Instant now) {
+        Path runs = workspaces.stateDir().resolve("runs");
+        List<Path> removed = new ArrayList<>();
+        if (!Files.isDirectory(runs)) {
+            return removed;
+        }
+        List<Path> dirs;
+        try (Stream<Path> s = Files.list(runs)) {
+            dirs = s.filter(Files::isDirectory).toList();
+        } catch (IOException e) {
+            log.warn("could not list {} for expired kept workspaces: {}", runs, e.toString());
+            return removed;
+        }
+        for (Path dir : dirs) {
+            Optional<Instant> until = read(dir.resolve(FILE)).map(KeptWorkspace::keptUntil)
+                    .or(() -> claimedUntil(dir).map(t -> t.plus(CLAIM_GRACE)));
+            if (until.isPresent() && now.isAfter(until.get())) {
+                try {
+                    SafeDelete.deleteBelow(runs, dir);
+                    removed.add(dir);
+                    log.debug("removed the kept workspace {} (expired {})", dir, until.get());
+                } catch (RuntimeException e) {
+                    log.warn("could not remove the expired kept workspace {}: {}", dir, e.toString());
+                }
+            }
+        }
+        return removed;
+    }
+
+    private Optional<Instant> claimedUntil(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith(CLAIMED)).findFirst()
+                    .flatMap(this::read).map(KeptWorkspace::keptUntil);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private void write(KeptWorkspace k) {
+        ObjectNode n = json.createObjectNode();
+        n.put("run_id", k.runId());
+        n.put("session_id", k.sessionId());
+        n.put("harness", k.harness());
+        n.put("provider", k.provider());
+        n.put("model", k.model());
+        n.put("baseline", k.baseline().toString());
+        n.put("ref", k.ref());
+        n.put("commit", k.commit());
+        n.put("kept_until", k.keptUntil().toString());
+        Path file = k.runDir().resolve(FILE);
+        Path tmp = k.runDir().resolve(FILE + ".tmp");
+        try {
+            Files.deleteIfExists(tmp);
+            try (OutputStream out = PrivateFiles.newOutputStream(tmp)) {
+                json.writerWithDefaultPrettyPrinter().writeValue(out, n);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException | FileAlreadyExistsException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new WorkspaceException("could not write " + file + ": " + e, e);
+        }
+    }
+
+    private Optional<KeptWorkspace> read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode n = json.readTree(file.toFile());
+            return Optional.of(new KeptWorkspace(n.path("run_id").asText(), n.path("session_id").asText(),
+                    n.path("harness").asText(), n.path("provider").asText(), n.path("model").asText(),
+                    Path.of(n.path("baseline").asText()), n.path("ref").asText(), n.path("commit").asText(),
+                    Instant.parse(n.path("kept_until").asText()), file.getParent()));
+        } catch (IOException | RuntimeException e) {
+            log.warn("ignoring the unreadable kept-workspace file {}: {}", file, e.toString());
+            return Optional.empty();
+        }
+    }
+}
