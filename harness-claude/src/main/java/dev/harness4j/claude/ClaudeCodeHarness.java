@@ -156,7 +156,6 @@ public final class ClaudeCodeHarness implements Harness {
                 execution.finishedAt() != null ? execution.finishedAt() : clock.instant());
     }
 
-    /** {@code claude auth status --json} with the run's config dir and key; makes no model call. */
     /**
      * True: a run reports its {@code session_id} (from the result envelope), and a follow-up run
      * continues it with {@code --resume <id>} in the same private config dir; a run kept for a
@@ -167,6 +166,7 @@ public final class ClaudeCodeHarness implements Harness {
         return true;
     }
 
+    /** {@code claude auth status --json} with the run's config dir and key; makes no model call. */
     @Override
     public Optional<Invocation> loginProbe(HarnessContext context) {
         return Optional.of(ClaudeInvocations.loginProbe(context));

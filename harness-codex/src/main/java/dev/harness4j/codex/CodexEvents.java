@@ -37,11 +37,13 @@ import java.util.Set;
  * @param completedResponses how many Responses API {@code response.completed} events the log
  *     recorded with a {@code usage} object
  * @param cacheWriteReported how many of those carried {@code usage.input_tokens_details.cache_write_tokens}
+ * @param threadId the {@code thread.started} event's {@code thread_id} (the session a follow-up
+ *     resumes), or {@code null}
  */
 record CodexEvents(
         int turns, long inputTokens, long cachedInputTokens, long cacheWriteTokens, long outputTokens,
         String lastMessage, int commands, String failure, String lastError, List<String> answeredModels,
-        List<HttpResponse> responses, int completedResponses, int cacheWriteReported) {
+        List<HttpResponse> responses, int completedResponses, int cacheWriteReported, String threadId) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String REQUEST_COMPLETED = "Request completed ";
@@ -117,6 +119,7 @@ record CodexEvents(
         private final List<HttpResponse> responses = new ArrayList<>();
         private int completedResponses;
         private int cacheWriteReported;
+        private String threadId;
 
         void stdout(String raw) {
             JsonNode event = object(raw.strip());
@@ -147,9 +150,10 @@ record CodexEvents(
                         default -> { } // reasoning, file_change, error notices (e.g. unknown model metadata), ...
                     }
                 }
+                case "thread.started" -> threadId = text(event.path("thread_id"));
                 case "turn.failed" -> failure = text(event.path("error").path("message"));
                 case "error" -> lastError = text(event.path("message"));
-                default -> { } // thread.started, turn.started, item.started, item.updated, newer types
+                default -> { } // turn.started, item.started, item.updated, newer types
             }
         }
 
@@ -245,7 +249,7 @@ record CodexEvents(
 
         CodexEvents result() {
             return new CodexEvents(turns, input, cached, cacheWrite, output, lastMessage, commands, failure, lastError,
-                    List.copyOf(models), responses, completedResponses, cacheWriteReported);
+                    List.copyOf(models), responses, completedResponses, cacheWriteReported, threadId);
         }
     }
 }

@@ -111,6 +111,16 @@ public final class CodexHarness implements Harness {
         return CodexResults.interpret(execution);
     }
 
+    /**
+     * True: a run reports its thread id ({@code thread.started}), and a follow-up run continues it
+     * with {@code codex exec resume <id>} in the same per-run {@code CODEX_HOME}; a run kept for a
+     * follow-up saves its session (no {@code --ephemeral}).
+     */
+    @Override
+    public boolean supportsFollowUp() {
+        return true;
+    }
+
     /** The steps from the {@code --json} events ({@link CodexTrajectory}). */
     @Override
     public Optional<Stream<TrajectoryStep>> trajectory(Execution execution) {

@@ -3,6 +3,7 @@ package dev.harness4j.codex;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.Invocation;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Translates a run context into the {@code codex exec} invocation: argv, the per-run {@code
@@ -46,18 +47,27 @@ final class CodexInvocations {
     static Invocation of(HarnessContext context) {
         Path workspace = context.workspace().toAbsolutePath().normalize();
         Path scratch = context.scratchDir().toAbsolutePath().normalize();
-        Invocation.Builder b = Invocation.builder(context.executable(),
-                "exec",
-                "--json",
-                "--color", "never",
-                "--ephemeral",
-                "--skip-git-repo-check",
-                "--dangerously-bypass-approvals-and-sandbox",
-                "--model", context.model(),
-                "--cd", workspace.toString(),
-                // "-": the prompt is read from stdin (core writes it, then closes the pipe); an argv
-                // prompt would be visible to the agent's own pkill -f
-                "-");
+        Optional<String> resume = context.followUpSession();
+        Invocation.Builder b = Invocation.builder(context.executable(), "exec");
+        if (resume.isPresent()) {
+            b.arg("resume"); // continues in the session's own directory; takes neither --color nor --cd
+        }
+        b.arg("--json");
+        if (resume.isEmpty()) {
+            b.args("--color", "never");
+        }
+        if (!context.keepSession()) {
+            b.arg("--ephemeral"); // a run kept for a follow-up saves its session in the per-run CODEX_HOME
+        }
+        b.args("--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "--model", context.model());
+        if (resume.isPresent()) {
+            b.arg(resume.get());
+        } else {
+            b.args("--cd", workspace.toString());
+        }
+        // "-": the prompt is read from stdin (core writes it, then closes the pipe); an argv
+        // prompt would be visible to the agent's own pkill -f
+        b.arg("-");
         b.stdin(context.prompt()).workingDir(workspace);
         b.file(CONFIG_FILE, CodexConfig.render(context));
         b.file(USER_HOME_DIR + "/.keep", "");

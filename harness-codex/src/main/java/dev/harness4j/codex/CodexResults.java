@@ -37,6 +37,7 @@ final class CodexResults {
                 .servedModel(ServedModel.exact(requested, events.answeredModels()))
                 .summary(events.lastMessage())
                 .retryAt(c.retryAt())
+                .sessionId(events.threadId())
                 .build();
     }
 

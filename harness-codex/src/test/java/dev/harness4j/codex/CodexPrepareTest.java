@@ -43,6 +43,23 @@ class CodexPrepareTest {
     }
 
     @Test
+    void aRunKeptForAFollowUpSavesItsSessionAndAFollowUpResumesItInItsOwnDirectory() {
+        ResolvedProvider p = provider(Set.of(ApiStyle.OPENAI), Secret.of(KEY));
+        Invocation kept = harness.prepare(context(p).keepSession(true).build());
+        assertThat(kept.command()).as("a kept run's session is saved").doesNotContain("--ephemeral")
+                .contains("--cd", "--json");
+
+        Invocation followUp = harness.prepare(context(p).keepSession(true).resumeSession("0199-thread").build());
+        assertThat(followUp.command()).containsExactly("/tools/codex", "exec", "resume", "--json",
+                "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "--model", "gpt-5-codex",
+                "0199-thread", "-");
+        assertThat(followUp.workingDir()).isEqualTo(WORKSPACE);
+        assertThat(followUp.files().get(CodexInvocations.CONFIG_FILE)).as("the config names this run's endpoint")
+                .isEqualTo(config(openai()));
+        assertThat(harness.supportsFollowUp()).isTrue();
+    }
+
+    @Test
     void argvRunsExecWithJsonEventsTheRequestedModelTheWorkspaceAndThePromptFromStdin() {
         Invocation inv = openai();
 

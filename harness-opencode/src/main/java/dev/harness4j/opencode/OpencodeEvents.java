@@ -31,10 +31,11 @@ import java.util.Objects;
  * @param toolCalls how many {@code tool_use} events there were
  * @param errors the {@code error} events, in order
  * @param garbageLines lines that were not JSON objects
+ * @param sessionId the events' {@code sessionID} (the session a follow-up continues), or {@code null}
  */
 record OpencodeEvents(
         int steps, Long input, Long output, Long reasoning, Long cacheRead, Long cacheWrite, BigDecimal cost,
-        String lastText, int toolCalls, List<ErrorEvent> errors, int garbageLines) {
+        String lastText, int toolCalls, List<ErrorEvent> errors, int garbageLines, String sessionId) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -97,6 +98,7 @@ record OpencodeEvents(
         private int toolCalls;
         private final List<ErrorEvent> errors = new ArrayList<>();
         private int garbage;
+        private String sessionId;
 
         void accept(String raw) {
             String line = raw.strip();
@@ -112,6 +114,9 @@ record OpencodeEvents(
             if (event == null || !event.isObject()) {
                 garbage++;
                 return;
+            }
+            if (sessionId == null && event.path("sessionID").isTextual()) {
+                sessionId = event.path("sessionID").asText();
             }
             JsonNode part = event.path("part");
             switch (event.path("type").asText("")) {
@@ -173,7 +178,7 @@ record OpencodeEvents(
 
         OpencodeEvents result() {
             return new OpencodeEvents(steps, input, output, reasoning, cacheRead, cacheWrite, cost, lastText,
-                    toolCalls, errors, garbage);
+                    toolCalls, errors, garbage, sessionId);
         }
     }
 }

@@ -172,6 +172,16 @@ public final class OpencodeHarness implements Harness {
         return Optional.of("opencode auth login");
     }
 
+    /**
+     * True: a run reports its session id (the events' {@code sessionID}), and a follow-up run
+     * continues it with {@code --session <id>} in the same per-run XDG data dir, where opencode
+     * keeps its sessions.
+     */
+    @Override
+    public boolean supportsFollowUp() {
+        return true;
+    }
+
     /** The steps from the {@code --format json} events ({@link OpencodeTrajectory}). */
     @Override
     public Optional<Stream<TrajectoryStep>> trajectory(Execution execution) {

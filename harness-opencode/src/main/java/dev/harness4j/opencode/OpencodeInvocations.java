@@ -82,6 +82,7 @@ final class OpencodeInvocations {
                 // a title of our own: opencode then skips its separate title-generation call
                 "--title", "harness4j " + context.runId(),
                 "--dangerously-skip-permissions");
+        context.followUpSession().ifPresent(id -> b.args("--session", id)); // in the kept XDG data dir
         // The prompt goes through stdin, which opencode reads to the end (core closes it after
         // writing): an argv prompt with spaces reaches the model wrapped in quotes, with its own
         // quotes backslash-escaped, and an argv prompt is visible to the agent's own pkill -f.

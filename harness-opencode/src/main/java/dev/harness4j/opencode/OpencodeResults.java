@@ -38,6 +38,7 @@ final class OpencodeResults {
                 // asked for, never the one the endpoint says answered
                 .servedModel(ServedModel.unmeasured(requested))
                 .summary(events.lastText())
+                .sessionId(events.sessionId())
                 .retryAt(c.retryAt());
         return b.build();
     }
