@@ -26,9 +26,10 @@ import java.util.regex.Pattern;
  * @param lastMessage the assistant text after the last tool call (the answer), or {@code null}
  * @param toolCalls how many {@code tool_use} events were read
  * @param statuses the HTTP statuses of failed requests stderr names, in order
+ * @param sessionId the {@code init} event's {@code session_id} (what a follow-up resumes), or {@code null}
  */
 record GeminiEvents(boolean result, boolean success, String errorType, String errorMessage, String lastError,
-        Stats stats, String lastMessage, int toolCalls, List<Integer> statuses) {
+        Stats stats, String lastMessage, int toolCalls, List<Integer> statuses, String sessionId) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** {@code Attempt 1 failed with status 429.}, {@code "code":429}, {@code status: 503}. */
@@ -117,6 +118,7 @@ record GeminiEvents(boolean result, boolean success, String errorType, String er
         private String lastMessage;
         private int toolCalls;
         private final List<Integer> statuses = new ArrayList<>();
+        private String sessionId;
 
         void stdout(String raw) {
             JsonNode e = event(raw);
@@ -124,6 +126,7 @@ record GeminiEvents(boolean result, boolean success, String errorType, String er
                 return;
             }
             switch (e.path("type").asText("")) {
+                case "init" -> sessionId = text(e.path("session_id"));
                 case "message" -> {
                     if ("assistant".equals(e.path("role").asText())) {
                         if (!e.path("delta").asBoolean(false)) {
@@ -150,7 +153,7 @@ record GeminiEvents(boolean result, boolean success, String errorType, String er
                     errorMessage = text(e.path("error").path("message"));
                     stats = stats(e.path("stats"));
                 }
-                default -> { } // init, user messages, tool_result, newer types
+                default -> { } // user messages, tool_result, newer types
             }
         }
 
@@ -194,7 +197,7 @@ record GeminiEvents(boolean result, boolean success, String errorType, String er
 
         GeminiEvents result() {
             return new GeminiEvents(result, success, errorType, errorMessage, lastError, stats, lastMessage, toolCalls,
-                    statuses);
+                    statuses, sessionId);
         }
     }
 }

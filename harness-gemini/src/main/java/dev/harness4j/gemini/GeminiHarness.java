@@ -146,4 +146,14 @@ public final class GeminiHarness implements Harness {
     public Optional<Stream<TrajectoryStep>> trajectory(Execution execution) {
         return Optional.of(GeminiTrajectory.of(execution));
     }
+
+    /**
+     * True: a run reports its session id (the {@code init} event's), and a follow-up run continues
+     * it with {@code --resume <id>} in the same per-run {@code GEMINI_CLI_HOME}, where Gemini CLI
+     * records its chats.
+     */
+    @Override
+    public boolean supportsFollowUp() {
+        return true;
+    }
 }

@@ -55,6 +55,7 @@ final class GeminiInvocations {
                 "--output-format", "stream-json",
                 "--model", context.model(),
                 "--approval-mode", "yolo");
+        context.followUpSession().ifPresent(id -> b.args("--resume", id)); // kept in the per-run GEMINI_CLI_HOME
         b.stdin(context.prompt()).workingDir(workspace);
         String settings = GeminiSettings.render(context);
         b.file(SETTINGS_FILE, settings);

@@ -30,6 +30,7 @@ final class GeminiResults {
                 .servedModel(ServedModel.exact(requested, answered))
                 .summary(events.lastMessage())
                 .retryAt(c.retryAt())
+                .sessionId(events.sessionId())
                 .build();
     }
 

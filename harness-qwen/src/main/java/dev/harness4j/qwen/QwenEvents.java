@@ -20,9 +20,11 @@ import dev.harness4j.api.Execution;
  * @param lastMessage the last assistant text, or {@code null}
  * @param retries how many {@code system/retry} events Qwen Code printed
  * @param turns the envelope's {@code num_turns}, or -1
+ * @param sessionId the envelopes' {@code session_id} (what a follow-up resumes), or {@code null}
  */
 record QwenEvents(boolean resultSeen, String resultSubtype, boolean resultError, String resultText,
-        String errorMessage, Usage totals, Usage summed, String lastMessage, int retries, int turns) {
+        String errorMessage, Usage totals, Usage summed, String lastMessage, int retries, int turns,
+        String sessionId) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -110,11 +112,15 @@ record QwenEvents(boolean resultSeen, String resultSubtype, boolean resultError,
         private String lastMessage;
         private int retries;
         private int turns = -1;
+        private String sessionId;
 
         void line(String raw) {
             JsonNode e = object(raw);
             if (e == null) {
                 return;
+            }
+            if (sessionId == null && e.path("session_id").isTextual()) {
+                sessionId = e.path("session_id").asText();
             }
             switch (e.path("type").asText("")) {
                 case "assistant" -> assistant(e.path("message"));
@@ -154,7 +160,7 @@ record QwenEvents(boolean resultSeen, String resultSubtype, boolean resultError,
 
         QwenEvents result() {
             return new QwenEvents(resultSeen, subtype, isError, resultText, error, totals, summed, lastMessage, retries,
-                    turns);
+                    turns, sessionId);
         }
     }
 }

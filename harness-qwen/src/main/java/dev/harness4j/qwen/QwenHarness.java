@@ -134,4 +134,14 @@ public final class QwenHarness implements Harness {
     public Optional<Stream<TrajectoryStep>> trajectory(Execution execution) {
         return Optional.of(QwenTrajectory.of(execution));
     }
+
+    /**
+     * True: a run reports its session id (the envelopes' {@code session_id}), and a follow-up run
+     * continues it with {@code --resume <id>} in the same per-run {@code QWEN_HOME}; a run kept for a
+     * follow-up records its chat ({@code --chat-recording true}).
+     */
+    @Override
+    public boolean supportsFollowUp() {
+        return true;
+    }
 }

@@ -53,7 +53,8 @@ final class QwenInvocations {
                 "--auth-type", "openai",
                 "--model", context.model(),
                 "--openai-base-url", context.provider().v1Url(),
-                "--chat-recording", "false");
+                "--chat-recording", Boolean.toString(context.keepSession())); // a kept run's session is saved
+        context.followUpSession().ifPresent(id -> b.args("--resume", id)); // kept in the per-run QWEN_HOME
         if (context.limits().maxTurns() != null) {
             b.args("--max-session-turns", String.valueOf(context.limits().maxTurns()));
         }

@@ -37,6 +37,7 @@ final class QwenResults {
                 .servedModel(ServedModel.unmeasured(requested))
                 .summary(summary)
                 .retryAt(c.retryAt())
+                .sessionId(events.sessionId())
                 .build();
     }
 

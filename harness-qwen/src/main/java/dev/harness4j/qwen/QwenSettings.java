@@ -54,7 +54,7 @@ final class QwenSettings {
         general.put("enableAutoUpdate", false);
         general.put("disableAutoUpdate", true);
         general.put("disableUpdateNag", true);
-        general.put("chatRecording", false);
+        general.put("chatRecording", context.keepSession());
         root.putObject("privacy").put("usageStatisticsEnabled", false);
         root.putObject("telemetry").put("enabled", false);
         root.putObject("model").put("name", context.model());
