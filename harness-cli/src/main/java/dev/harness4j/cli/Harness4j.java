@@ -16,9 +16,9 @@ import picocli.CommandLine.Option;
  * </pre>
  */
 @Command(name = "harness4j", mixinStandardHelpOptions = true, version = "harness4j 0.1.0",
-        description = "Runs coding-agent CLIs headless: benches, harnesses, providers.",
+        description = "Runs coding-agent CLIs headless: single runs and follow-ups, benches, jobs, harnesses, providers.",
         subcommands = {BenchCommand.class, HarnessesCommand.class, ProvidersCommand.class,
-                JobCommand.class, WorkerCommand.class})
+                JobCommand.class, WorkerCommand.class, RunCommand.class})
 public final class Harness4j implements Runnable {
     /** Success. */
     public static final int OK = 0;

@@ -22,10 +22,7 @@ final class FollowUps {
             throw new IllegalArgumentException("harness " + harness.id() + " cannot take a follow-up prompt: its adapter "
                     + "does not resume the agent's session (Harness.supportsFollowUp() is false); start a new run instead");
         }
-        KeptWorkspace k = kept.find(previousRunId).orElseThrow(() -> new IllegalStateException("run " + previousRunId
-                + " has no kept workspace to follow up in: it was not kept (build the runner with keepWorkspace(Duration) "
-                + "before that run; only cloned workspaces of harnesses that report a session are kept), it was already "
-                + "continued by a follow-up (follow up on the latest run), or it expired and was swept"));
+        KeptWorkspace k = kept.find(previousRunId).orElseThrow(() -> notKept(previousRunId));
         if (k.expired(Instant.now())) {
             throw new IllegalStateException("the kept workspace of run " + previousRunId + " expired at " + k.keptUntil()
                     + "; keep workspaces longer with keepWorkspace(Duration), or start a new run");
@@ -35,5 +32,13 @@ final class FollowUps {
                     + "; a follow-up continues the same agent's session, not " + harness.id());
         }
         return k;
+    }
+
+    /** The refusal of a follow-up of a run without a kept workspace. */
+    static IllegalStateException notKept(String previousRunId) {
+        return new IllegalStateException("run " + previousRunId
+                + " has no kept workspace to follow up in: it was not kept (build the runner with keepWorkspace(Duration) "
+                + "before that run; only cloned workspaces of harnesses that report a session are kept), it was already "
+                + "continued by a follow-up (follow up on the latest run), or it expired and was swept");
     }
 }

@@ -245,6 +245,29 @@ public final class HarnessRunner implements AutoCloseable {
     }
 
     /**
+     * {@link #followUp(RunRecord, String)} of a run known only by its id (from another process or
+     * an earlier one, say): the follow-up's spec is the kept run's harness, provider, model and
+     * baseline with this prompt (the kept run's options and limits are not kept; give a spec of
+     * your own with {@link #followUp(String, RunSpec, String, HarnessListener)} for those).
+     *
+     * @throws IllegalStateException when the run has no kept workspace (never kept, continued
+     *     already, expired)
+     */
+    public RunRecord followUp(String previousRunId, String prompt) {
+        Objects.requireNonNull(prompt, "prompt");
+        KeptWorkspace k = keptWorkspace(Objects.requireNonNull(previousRunId, "previousRunId"))
+                .orElseThrow(() -> FollowUps.notKept(previousRunId));
+        RunSpec spec = RunSpec.builder(k.harness(), k.provider()).model(k.model()).prompt(prompt)
+                .baseline(k.baseline()).ref(k.ref()).isolation(dev.harness4j.api.Isolation.CLONE).build();
+        return followUp(previousRunId, spec, inFlight.newRunId(), HarnessListener.NONE);
+    }
+
+    /** {@link #followUp(String, RunSpec, String, HarnessListener)} under a fresh run id. */
+    public RunRecord followUp(String previousRunId, RunSpec spec) {
+        return followUp(previousRunId, spec, inFlight.newRunId(), HarnessListener.NONE);
+    }
+
+    /**
      * {@link #followUp(RunRecord, String)} of a run known by its id (from another process, say),
      * with the follow-up's spec (its prompt the follow-up prompt, its harness the previous
      * run's; see {@link #keptWorkspace(String)}), under the given run id.
