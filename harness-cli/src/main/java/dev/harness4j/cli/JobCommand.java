@@ -26,6 +26,13 @@ import picocli.CommandLine.Parameters;
         subcommands = {JobCommand.Run.class, JobCommand.Status.class, JobCommand.Resume.class, JobCommand.Pause.class,
                 JobCommand.Cancel.class})
 final class JobCommand implements Runnable {
+    /**
+     * How long {@code job run} keeps each phase run's workspace when a phase continues a session:
+     * the time a job may wait between two phases (a quota wait, say). A resumed job's continued
+     * phases run afresh.
+     */
+    static final java.time.Duration KEEP_SESSIONS = java.time.Duration.ofDays(1);
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -52,7 +59,11 @@ final class JobCommand implements Runnable {
             Path stateDir = state.resolve();
             PrintWriter out = out();
             Providers providers = Providers.fromStateDir(stateDir);
-            try (HarnessRunner runner = stops.apply(HarnessRunner.builder()).stateDir(stateDir).providers(providers).build();
+            HarnessRunner.Builder b = stops.apply(HarnessRunner.builder()).stateDir(stateDir).providers(providers);
+            if (keepsSessions()) {
+                b.keepWorkspace(KEEP_SESSIONS); // a continue_session phase follows up the phase before
+            }
+            try (HarnessRunner runner = b.build();
                     JobRunner jobs = JobRunner.builder(runner).listener(e -> print(out, e)).healthChecks(providers)
                             .build()) {
                 return call(jobs, out);
@@ -60,6 +71,11 @@ final class JobCommand implements Runnable {
         }
 
         abstract int call(JobRunner jobs, PrintWriter out);
+
+        /** Whether the runner keeps workspaces for a {@code continue_session} phase; default no. */
+        boolean keepsSessions() {
+            return false;
+        }
 
         static void print(PrintWriter out, JobEvent e) {
             out.printf("%s %-12s %s%s%s%n", e.at(), e.kind().name().toLowerCase().replace('_', '-'),
@@ -103,6 +119,11 @@ final class JobCommand implements Runnable {
         String provider;
         @Option(names = "--model", description = "the job's model instead of the plan's (phases that name one keep it)")
         String model;
+
+        @Override
+        boolean keepsSessions() {
+            return JobPlan.read(plan).phases().stream().anyMatch(dev.harness4j.core.job.PhaseSpec::continueSession);
+        }
 
         @Override
         int call(JobRunner jobs, PrintWriter out) {

@@ -273,11 +273,21 @@ public final class HarnessRunner implements AutoCloseable {
      * run's; see {@link #keptWorkspace(String)}), under the given run id.
      */
     public RunRecord followUp(String previousRunId, RunSpec spec, String runId, HarnessListener listener) {
+        return followUp(previousRunId, spec, runId, listener, AfterHarness.NONE);
+    }
+
+    /**
+     * {@link #followUp(String, RunSpec, String, HarnessListener)} with a step after the harness
+     * process, as {@link #run(RunSpec, String, HarnessListener, AfterHarness)} takes one (a job's
+     * phase collects its work with one).
+     */
+    public RunRecord followUp(String previousRunId, RunSpec spec, String runId, HarnessListener listener,
+            AfterHarness afterHarness) {
         Objects.requireNonNull(spec, "spec");
         Workspaces.requireValidRunId(runId);
         KeptWorkspace kept = FollowUps.require(registry, keptWorkspaces, Objects.requireNonNull(previousRunId,
                 "previousRunId"), spec);
-        return run(spec, runId, listener, AfterHarness.NONE, kept);
+        return run(spec, runId, listener, afterHarness, kept);
     }
 
     /** The kept workspace of a finished run, if it waits for a follow-up ({@link Builder#keepWorkspace}). */

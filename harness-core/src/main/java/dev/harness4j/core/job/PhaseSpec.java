@@ -30,9 +30,15 @@ import java.util.Objects;
  * @param maxAttempts how many runs a failing phase gets before it fails for good (a rate limit
  *     costs none), at least 1
  * @param options harness-specific options, as {@link dev.harness4j.api.RunSpec#options()}
+ * @param continueSession whether the phase's first run continues the agent's session of the run
+ *     that completed the phase it depends on (exactly one), in that run's workspace ({@code
+ *     HarnessRunner.followUp}); the same harness, a runner built with {@code keepWorkspace}. When
+ *     that session cannot be continued (not kept, expired, a harness that cannot resume), and for
+ *     every later attempt, the phase runs afresh from the job's head, with an event saying why
  */
 public record PhaseSpec(String id, String prompt, String harness, String provider, String model,
-        List<String> dependsOn, List<Fallback> fallbacks, Limits limits, int maxAttempts, Map<String, String> options) {
+        List<String> dependsOn, List<Fallback> fallbacks, Limits limits, int maxAttempts, Map<String, String> options,
+        boolean continueSession) {
 
     /** The default of {@link #maxAttempts()}: 1, a failed run fails the phase. */
     public static final int DEFAULT_MAX_ATTEMPTS = 1;
@@ -66,6 +72,25 @@ public record PhaseSpec(String id, String prompt, String harness, String provide
         }
     }
 
+    /**
+     * A phase that runs afresh (no {@link #continueSession()}): the constructor before it existed.
+     *
+     * @param id the phase's id
+     * @param prompt what the agent is asked to do
+     * @param harness the harness id, or {@code null}
+     * @param provider the provider, or {@code null}
+     * @param model the model, or {@code null}
+     * @param dependsOn the phases that must complete first
+     * @param fallbacks providers tried when rate-limited
+     * @param limits the guard's limits
+     * @param maxAttempts runs a failing phase gets
+     * @param options harness-specific options
+     */
+    public PhaseSpec(String id, String prompt, String harness, String provider, String model, List<String> dependsOn,
+            List<Fallback> fallbacks, Limits limits, int maxAttempts, Map<String, String> options) {
+        this(id, prompt, harness, provider, model, dependsOn, fallbacks, limits, maxAttempts, options, false);
+    }
+
     /** A builder for a phase with this id and prompt. */
     public static Builder builder(String id, String prompt) {
         return new Builder(id, prompt);
@@ -83,6 +108,7 @@ public record PhaseSpec(String id, String prompt, String harness, String provide
         private Limits limits = Limits.NONE;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
         private final Map<String, String> options = new LinkedHashMap<>();
+        private boolean continueSession;
 
         private Builder(String id, String prompt) {
             this.id = Objects.requireNonNull(id, "id");
@@ -142,9 +168,15 @@ public record PhaseSpec(String id, String prompt, String harness, String provide
             return this;
         }
 
+        /** Continues the session of the phase this one depends on ({@link PhaseSpec#continueSession()}); default false. */
+        public Builder continueSession(boolean value) {
+            this.continueSession = value;
+            return this;
+        }
+
         public PhaseSpec build() {
             return new PhaseSpec(id, prompt, harness, provider, model, dependsOn, fallbacks, limits, maxAttempts,
-                    options);
+                    options, continueSession);
         }
     }
 }

@@ -26,7 +26,9 @@ import java.util.Set;
  * A test harness for jobs whose adapter reports a phase report itself: runs {@code sh -c <option
  * "script">} in the workspace ({@code $PROMPT} holds the prompt, {@code $PROVIDER} the provider); a
  * stdout line {@code NOTES <text>} makes a self-reported {@link PhaseReport} with those
- * next-phase notes, a line {@code RATE-LIMITED <epoch seconds>} ends the run rate-limited until then.
+ * next-phase notes, a line {@code RATE-LIMITED <epoch seconds>} ends the run rate-limited until then,
+ * a line {@code SESSION <id>} reports a session id; it resumes ({@code $RESUME_SESSION} holds the
+ * session a follow-up continues, {@code $SCRATCH} the scratch dir).
  * Public, and listed in harness-cli's test services, for the {@code job} command's tests.
  */
 public final class JobHarness implements Harness {
@@ -35,6 +37,7 @@ public final class JobHarness implements Harness {
     @Override public String id() { return ID; }
     @Override public CompletionMode completionMode() { return CompletionMode.OPAQUE; }
     @Override public InstallInfo installInfo() { return new InstallInfo("sh", List.of("-c", "echo sh"), "apt-get install dash"); }
+    @Override public boolean supportsFollowUp() { return true; }
 
     @Override
     public Invocation prepare(HarnessContext ctx) {
@@ -43,6 +46,7 @@ public final class JobHarness implements Harness {
                 .env("GIT_AUTHOR_NAME", "Agent").env("GIT_AUTHOR_EMAIL", "agent@example.com")
                 .env("GIT_COMMITTER_NAME", "Agent").env("GIT_COMMITTER_EMAIL", "agent@example.com")
                 .env("PROMPT", ctx.prompt()).env("PROVIDER", ctx.provider().name())
+                .env("SCRATCH", ctx.scratchDir().toString()).env("RESUME_SESSION", ctx.followUpSession().orElse(""))
                 .build();
     }
 
@@ -53,6 +57,8 @@ public final class JobHarness implements Harness {
             if (line.startsWith("NOTES ")) {
                 b.phaseReport(new PhaseReport(true, ex.changes().headMoved(), null, "done", line.substring(6),
                         List.of(), PhaseReport.Source.SELF_REPORT));
+            } else if (line.startsWith("SESSION ")) {
+                b.sessionId(line.substring(8).trim());
             } else if (line.startsWith("RATE-LIMITED ")) {
                 b.outcome(Outcome.RATE_LIMITED).reason("429 from the scripted endpoint")
                         .retryAt(Instant.ofEpochSecond(Long.parseLong(line.substring(13).trim())));

@@ -10,10 +10,13 @@ final class JobTesting {
     private JobTesting() {}
 
     static HarnessRunner runner(Path state) {
+        return builder(state).build();
+    }
+
+    static HarnessRunner.Builder builder(Path state) {
         return HarnessRunner.builder().stateDir(state)
                 .registry(HarnessRegistry.builder().add(new JobHarness()).build())
-                .providers(JobHarness.providers()).metering(false).sandbox(Sandbox.OFF).loginProbe(false)
-                .build();
+                .providers(JobHarness.providers()).metering(false).sandbox(Sandbox.OFF).loginProbe(false);
     }
 
     static JobPlan.Builder plan(Path repo) {

@@ -16,6 +16,7 @@ import dev.harness4j.core.job.PhaseSpec;
 import dev.harness4j.core.job.PhaseState;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -123,6 +124,37 @@ public final class JobLoop {
         repo.resetTo(book.head());
     }
 
+    /**
+     * The run whose kept session a {@code continue_session} phase's first run continues: the run
+     * that completed the phase it depends on, when its workspace was kept at the job's head; else
+     * {@code null} (the phase runs afresh), with an event saying why.
+     */
+    private String sessionToContinue(PhaseBook p, PhaseSpec spec) {
+        if (!spec.continueSession() || p.runs.size() != 1) { // only the phase's first run (just booked)
+            return null;
+        }
+        List<String> deps = PlanCheck.dependencies(book.plan().phases()).get(p.id());
+        PhaseBook.RunEntry before = deps.size() == 1 ? book.phase(deps.get(0)).lastRun() : null;
+        String why;
+        if (before == null) {
+            why = "the phase it depends on has no run";
+        } else {
+            var kept = runner.keptWorkspace(before.runId());
+            if (kept.isEmpty()) {
+                why = "run " + before.runId() + " has no kept workspace (the runner keeps none without"
+                        + " keepWorkspace(Duration); a harness that cannot resume reports no session)";
+            } else if (!kept.get().harness().equals(p.harness) || !kept.get().commit().equals(book.head())) {
+                why = "run " + before.runId() + "'s kept workspace is not at the job's head, or ran another harness";
+            } else {
+                book.event(JobEvent.Kind.NOTE, p.id(), null, p.lastRun().runId(), "continues the session of run "
+                        + before.runId() + " (" + kept.get().sessionId() + ")");
+                return before.runId();
+            }
+        }
+        book.event(JobEvent.Kind.NOTE, p.id(), null, p.lastRun().runId(), "runs afresh, not continuing a session: " + why);
+        return null;
+    }
+
     /** Runs one phase's run and books its end; returns the state to stop in, or null to go on. */
     private JobState runPhase(PhaseBook p) {
         PhaseSpec spec = book.plan().phase(p.id());
@@ -147,14 +179,17 @@ public final class JobLoop {
         AtomicReference<RuntimeException> collectFailure = new AtomicReference<>();
         RunRecord record;
         control.running(runId);
+        dev.harness4j.core.AfterHarness collect = ctx -> {
+            try {
+                collected.set(repo.collect(ctx.workspace(), runId, p.id()));
+            } catch (RuntimeException e) {
+                collectFailure.set(e);
+            }
+        };
+        String continued = sessionToContinue(p, spec);
         try {
-            record = runner.run(runSpec, runId, HarnessListener.NONE, ctx -> {
-                try {
-                    collected.set(repo.collect(ctx.workspace(), runId, p.id()));
-                } catch (RuntimeException e) {
-                    collectFailure.set(e);
-                }
-            });
+            record = continued != null ? runner.followUp(continued, runSpec, runId, HarnessListener.NONE, collect)
+                    : runner.run(runSpec, runId, HarnessListener.NONE, collect);
         } catch (HarnessException | IllegalArgumentException e) { // bad input the plan check could not see
             control.running(null);
             ended(p, runId, null, "refused: " + e.getMessage());

@@ -62,6 +62,23 @@ public final class PlanCheck {
             }
         }
         cycles(plan.phases()).forEach(c -> problems.add("phases form a cycle: " + String.join(" -> ", c)));
+        Map<String, List<String>> deps = dependencies(plan.phases());
+        for (PhaseSpec p : plan.phases()) {
+            if (!p.continueSession()) {
+                continue;
+            }
+            List<String> from = deps.get(p.id());
+            if (from.size() != 1) {
+                problems.add("phase " + p.id() + " continues a session, so it must depend on exactly one phase"
+                        + " (whose session it continues); it depends on " + (from.isEmpty() ? "none" : from));
+                continue;
+            }
+            PhaseSpec before = plan.phases().stream().filter(q -> q.id().equals(from.get(0))).findFirst().orElse(null);
+            if (before != null && !java.util.Objects.equals(plan.harnessOf(before), plan.harnessOf(p))) {
+                problems.add("phase " + p.id() + " continues the session of phase " + before.id() + ", so it needs"
+                        + " its harness " + plan.harnessOf(before) + ", not " + plan.harnessOf(p));
+            }
+        }
         return problems;
     }
 

@@ -36,7 +36,8 @@ public final class PlanJson {
     private static final Set<String> PLAN_FIELDS = Set.of("id", "baseline", "ref", "harness", "provider", "model",
             "max_quota_wait_seconds", "push", "task", "phases", "health_check", "health_check_timeout_seconds");
     private static final Set<String> PHASE_FIELDS = Set.of("id", "prompt", "harness", "provider", "model",
-            "depends_on", "fallbacks", "max_attempts", "limits", "options");
+            "depends_on", "fallbacks", "max_attempts", "limits", "options",
+            "continue_session");
     private static final Set<String> FALLBACK_FIELDS = Set.of("provider", "model");
     private static final Set<String> LIMIT_FIELDS = Set.of("max_runtime_seconds", "inactivity_timeout_seconds",
             "max_turns", "max_tokens", "max_cost_usd", "max_model_requests");
@@ -76,6 +77,9 @@ public final class PlanJson {
                 putIf(x, "model", f.model());
             }
             o.put("max_attempts", p.maxAttempts());
+            if (p.continueSession()) {
+                o.put("continue_session", true);
+            }
             ObjectNode l = o.putObject("limits");
             if (p.limits().maxRuntime() != null) {
                 l.put("max_runtime_seconds", p.limits().maxRuntime().toSeconds());
@@ -220,6 +224,13 @@ public final class PlanJson {
                 b.maxAttempts(m.asInt());
             } else {
                 problems.add(where + ": \"max_attempts\" must be a whole number, at least 1");
+            }
+        }
+        if (p.has("continue_session")) {
+            if (p.get("continue_session").isBoolean()) {
+                b.continueSession(p.get("continue_session").asBoolean());
+            } else {
+                problems.add(where + ": \"continue_session\" must be true or false");
             }
         }
         JsonNode l = p.get("limits");

@@ -28,7 +28,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Workspaces kept for follow-up prompts: {@link #keep} commits a finished run's checkout and
+ * Workspaces kept for follow-up prompts: {@link #keep} commits what a finished run left
+ * uncommitted in its checkout (nothing when it ended clean: the kept commit is its HEAD) and
  * writes {@code runs/<dir>/kept.json}; {@link #adopt} hands the directory to the follow-up run,
  * claiming it by renaming {@code kept.json} to {@code kept.json.claimed-<newRunId>} (one
  * follow-up per kept run, even across processes); {@link #sweepExpired} removes what expired.
@@ -59,10 +60,16 @@ public final class KeptWorkspaces {
             Baseline origin, Duration ttl) {
         GitCli git = workspaces.git();
         String what = "keeping the workspace of run " + ws.runId() + " for a follow-up";
+        Path reports = ws.dir().resolve(".harness4j"); // the run's phase report, read already: not the follow-up's
+        if (Files.isDirectory(reports, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            SafeDelete.deleteBelow(ws.dir(), reports);
+        }
         git.run(ws.dir(), List.of("add", "-A")).orThrow(what);
-        git.run(ws.dir(), List.of("-c", "user.name=harness4j", "-c", "user.email=harness4j@localhost",
-                "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "commit", "--quiet", "--no-verify",
-                "--allow-empty", "-m", "harness4j: the state at the end of run " + ws.runId())).orThrow(what);
+        if (!git.run(ws.dir(), List.of("diff", "--cached", "--quiet")).ok()) { // a clean end keeps its HEAD
+            git.run(ws.dir(), List.of("-c", "user.name=harness4j", "-c", "user.email=harness4j@localhost",
+                    "-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "commit", "--quiet", "--no-verify",
+                    "-m", "harness4j: the state at the end of run " + ws.runId())).orThrow(what);
+        }
         String commit = new String(git.run(ws.dir(), List.of("rev-parse", "HEAD")).orThrow(what).stdout(),
                 java.nio.charset.StandardCharsets.UTF_8).strip();
         KeptWorkspace kept = new KeptWorkspace(ws.runId(), sessionId, harness, provider, model, origin.repo(),
