@@ -28,8 +28,8 @@ import picocli.CommandLine.Parameters;
 final class JobCommand implements Runnable {
     /**
      * How long {@code job run} keeps each phase run's workspace when a phase continues a session:
-     * the time a job may wait between two phases (a quota wait, say). A resumed job's continued
-     * phases run afresh.
+     * the time a job may wait between two phases (a quota wait, say). {@code job resume} keeps
+     * none, but continues a session still kept by {@code job run}.
      */
     static final java.time.Duration KEEP_SESSIONS = java.time.Duration.ofDays(1);
 

@@ -46,7 +46,7 @@ final class RunCommand implements Callable<Integer> {
     String provider;
     @Option(names = "--model", description = "the model (default: the provider's default model)")
     String model;
-    @Option(names = "--repo", defaultValue = ".", description = "the git repository the run is isolated from (default .)")
+    @Option(names = "--repo", description = "the git repository the run is isolated from (default .)")
     Path repo;
     @Option(names = "--ref", description = "the ref to start from (default: the repository's HEAD)")
     String ref;
@@ -61,9 +61,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (followUp != null && (harness != null || provider != null || model != null || ref != null)) {
+        if (followUp != null && (harness != null || provider != null || model != null || ref != null || repo != null)) {
             throw new IllegalArgumentException("--follow-up continues the kept run's harness, provider, model and"
-                    + " workspace: drop --harness, --provider, --model and --ref");
+                    + " workspace: drop --harness, --provider, --model, --repo and --ref");
         }
         if (followUp == null && (harness == null || provider == null)) {
             throw new IllegalArgumentException("run needs --harness and --provider (or --follow-up RUN_ID)");
@@ -80,23 +80,22 @@ final class RunCommand implements Callable<Integer> {
         try (HarnessRunner runner = b.build()) {
             RunRecord r;
             if (followUp != null) {
-                KeptWorkspace k = runner.keptWorkspace(followUp).orElse(null);
-                if (k == null) {
-                    try {
-                        r = runner.followUp(followUp, prompt); // refuses, saying why nothing is kept
-                    } catch (IllegalStateException e) {
-                        throw new IllegalArgumentException(e.getMessage(), e); // bad input: nothing started
+                try {
+                    KeptWorkspace k = runner.keptWorkspace(followUp).orElse(null);
+                    if (k == null || runtime == null) {
+                        r = runner.followUp(followUp, prompt); // refuses, saying why, when nothing is kept
+                    } else {
+                        RunSpec s = RunSpec.builder(k.harness(), k.provider()).model(k.model()).prompt(prompt)
+                                .baseline(k.baseline()).ref(k.ref()).limits(Limits.NONE.withMaxRuntime(runtime)).build();
+                        r = runner.followUp(followUp, s);
                     }
-                } else if (runtime == null) {
-                    r = runner.followUp(followUp, prompt);
-                } else {
-                    RunSpec s = RunSpec.builder(k.harness(), k.provider()).model(k.model()).prompt(prompt)
-                            .baseline(k.baseline()).ref(k.ref()).limits(Limits.NONE.withMaxRuntime(runtime)).build();
-                    r = runner.followUp(followUp, s);
+                } catch (IllegalStateException e) { // not kept, continued already, expired: nothing started
+                    throw new IllegalArgumentException(e.getMessage()
+                            + " (from the command line: keep a run with --keep DURATION)", e);
                 }
             } else {
                 RunSpec.Builder s = RunSpec.builder(harness, provider).model(model).prompt(prompt)
-                        .baseline(repo.toAbsolutePath().normalize());
+                        .baseline((repo != null ? repo : Path.of(".")).toAbsolutePath().normalize());
                 if (ref != null) {
                     s.ref(ref);
                 }

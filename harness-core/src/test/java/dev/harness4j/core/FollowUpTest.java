@@ -59,6 +59,9 @@ class FollowUpTest {
 
         @Override
         public Invocation prepare(HarnessContext ctx) {
+            if (ctx.option("fail-prepare").isPresent()) {
+                throw new dev.harness4j.api.HarnessException("refused before the agent started");
+            }
             return Invocation.builder(ctx.executable(), "-c", ctx.option("script").orElse("true"))
                     .workingDir(ctx.workspace())
                     .env("SCRATCH", ctx.scratchDir().toString())
@@ -129,6 +132,28 @@ class FollowUpTest {
             assertThat(runner.keptWorkspace(first.runId())).as("continued: no longer offered").isEmpty();
             assertThat(runner.keptWorkspace(second.runId())).as("the follow-up is kept in turn").isPresent();
             assertThat(fingerprint(base)).as("the baseline is never touched").isEqualTo(before);
+        }
+    }
+
+    @Test
+    void aFollowUpThatEndsBeforeItsAgentStartsGivesTheKeptWorkspaceBack() throws Exception {
+        Path base = repo(tmp.resolve("base"));
+        try (HarnessRunner runner = runner(Duration.ofHours(1))) {
+            RunRecord first = runner.run(spec(ResumingShell.ID, base, FIRST));
+            KeptWorkspace kept = runner.keptWorkspace(first.runId()).orElseThrow();
+
+            RunSpec refused = spec(ResumingShell.ID, base, SECOND).toBuilder().option("fail-prepare", "1").build();
+            RunRecord failed = runner.followUp(first.runId(), refused, "follow-refused", HarnessListener.NONE);
+            assertThat(meta(failed).path("outcome").asText()).isEqualTo("error");
+            assertThat(meta(failed).path("notes").toString()).contains("waits for another follow-up");
+            assertThat(runner.keptWorkspace(first.runId())).as("given back, as kept").contains(kept);
+            assertThat(kept.runDir().resolve("workspace/first.txt")).exists();
+
+            RunRecord second = runner.followUp(first.runId(), spec(ResumingShell.ID, base, SECOND), "follow-2",
+                    HarnessListener.NONE);
+            assertThat(meta(second).path("outcome").asText()).as(meta(second).toPrettyString()).isEqualTo("completed");
+            assertThat(meta(second).path("changes").path("files")).extracting(JsonNode::asText)
+                    .containsExactly("second.txt");
         }
     }
 

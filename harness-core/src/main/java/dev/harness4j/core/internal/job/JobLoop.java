@@ -143,8 +143,13 @@ public final class JobLoop {
             if (kept.isEmpty()) {
                 why = "run " + before.runId() + " has no kept workspace (the runner keeps none without"
                         + " keepWorkspace(Duration); a harness that cannot resume reports no session)";
-            } else if (!kept.get().harness().equals(p.harness) || !kept.get().commit().equals(book.head())) {
-                why = "run " + before.runId() + "'s kept workspace is not at the job's head, or ran another harness";
+            } else if (kept.get().expired(Instant.now())) {
+                why = "run " + before.runId() + "'s kept workspace expired at " + kept.get().keptUntil();
+            } else if (!kept.get().harness().equals(p.harness)) {
+                why = "run " + before.runId() + " ran harness " + kept.get().harness() + ", this phase runs " + p.harness;
+            } else if (!kept.get().commit().equals(book.head())) {
+                why = "run " + before.runId() + "'s kept workspace ends at " + kept.get().commit()
+                        + ", not at the job's head " + book.head();
             } else {
                 book.event(JobEvent.Kind.NOTE, p.id(), null, p.lastRun().runId(), "continues the session of run "
                         + before.runId() + " (" + kept.get().sessionId() + ")");
@@ -188,8 +193,18 @@ public final class JobLoop {
         };
         String continued = sessionToContinue(p, spec);
         try {
-            record = continued != null ? runner.followUp(continued, runSpec, runId, HarnessListener.NONE, collect)
-                    : runner.run(runSpec, runId, HarnessListener.NONE, collect);
+            record = null;
+            if (continued != null) {
+                try {
+                    record = runner.followUp(continued, runSpec, runId, HarnessListener.NONE, collect);
+                } catch (IllegalStateException e) { // claimed or swept since it was looked at
+                    book.event(JobEvent.Kind.NOTE, p.id(), null, runId, "runs afresh, not continuing a session: "
+                            + e.getMessage());
+                }
+            }
+            if (record == null) {
+                record = runner.run(runSpec, runId, HarnessListener.NONE, collect);
+            }
         } catch (HarnessException | IllegalArgumentException e) { // bad input the plan check could not see
             control.running(null);
             ended(p, runId, null, "refused: " + e.getMessage());

@@ -69,10 +69,10 @@ public final class WorkspaceStage implements RunStage {
         RunContext run = chain.run();
         RunStore store = chain.store();
         RunnerServices services = store.require(CoreKeys.SERVICES);
-        if (run.baseline().dirty()) {
+        KeptWorkspace followed = store.get(CoreKeys.FOLLOW_UP).orElse(null);
+        if (run.baseline().dirty() && followed == null) { // a follow-up starts from the kept commit, not the baseline
             chain.outcome().note(run.baseline().dirtyNote());
         }
-        KeptWorkspace followed = store.get(CoreKeys.FOLLOW_UP).orElse(null);
         KeptWorkspaces kept = new KeptWorkspaces(services.workspaces());
         Workspace ws = followed != null ? kept.adopt(followed, run.runId())
                 : services.workspaces().isolate(run.runId(), run.baseline(), run.spec().isolation());
@@ -90,13 +90,24 @@ public final class WorkspaceStage implements RunStage {
         try {
             out = chain.proceed();
         } catch (InterruptedException | RuntimeException | Error e) {
-            scheduleRemoval(services, run, store, ws);
+            if (!givenBack(kept, followed, run, store)) {
+                scheduleRemoval(services, run, store, ws);
+            }
             throw e;
         }
-        if (!(keeping && keep(kept, ws, run, out, followed))) {
+        if (givenBack(kept, followed, run, store)) {
+            out.note("the follow-up ended before its agent started: run " + followed.runId()
+                    + "'s kept workspace waits for another follow-up");
+        } else if (!(keeping && keep(kept, ws, run, out, followed))) {
             scheduleRemoval(services, run, store, ws);
         } // else the directory stays for the follow-up
         return out;
+    }
+
+    /** A follow-up whose harness process never started gives the kept workspace back, untouched. */
+    private static boolean givenBack(KeptWorkspaces kept, KeptWorkspace followed, RunContext run, RunStore store) {
+        return followed != null && store.get(CoreKeys.PHASE).orElse(RunRecord.Stage.CAPTURE) == RunRecord.Stage.PREPARE
+                && kept.release(followed, run.runId());
     }
 
     private static void scheduleRemoval(RunnerServices services, RunContext run, RunStore store, Workspace ws) {
@@ -110,6 +121,9 @@ public final class WorkspaceStage implements RunStage {
     /** Keeps the workspace when the run reported a session; says in the outcome what happened. */
     private boolean keep(KeptWorkspaces kept, Workspace ws, RunContext run, RunOutcome out, KeptWorkspace followed) {
         String session = out.result() != null ? out.result().sessionId() : null;
+        if (session == null && followed != null) {
+            session = followed.sessionId(); // the continued session, which this run's CLI did not repeat
+        }
         if (session == null) {
             out.note("the workspace was not kept for a follow-up: " + run.harness().id()
                     + " reported no session id to continue");

@@ -40,6 +40,10 @@ public final class KeptWorkspaces {
     private static final Logger log = LoggerFactory.getLogger(KeptWorkspaces.class);
     static final String FILE = "kept.json";
     private static final String CLAIMED = FILE + ".claimed-";
+    /** The name prefix of a kept dir being swept, under {@code runs/}. */
+    private static final String SWEEPING = ".sweeping-";
+    /** {@code PhaseReports.REPORT_FILE}, the agent's phase report (not imported: this package sits below core's). */
+    private static final String REPORT_FILE = ".harness4j/report.json";
     /** How long a claimed workspace whose follow-up never ended (a crash) is left after it expired. */
     private static final Duration CLAIM_GRACE = Duration.ofDays(1);
 
@@ -60,9 +64,14 @@ public final class KeptWorkspaces {
             Baseline origin, Duration ttl) {
         GitCli git = workspaces.git();
         String what = "keeping the workspace of run " + ws.runId() + " for a follow-up";
-        Path reports = ws.dir().resolve(".harness4j"); // the run's phase report, read already: not the follow-up's
-        if (Files.isDirectory(reports, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            SafeDelete.deleteBelow(ws.dir(), reports);
+        Path report = ws.dir().resolve(REPORT_FILE); // read already: it is not the follow-up's report
+        if (Files.isRegularFile(report, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                && git.run(ws.dir(), List.of("ls-files", "--error-unmatch", "--", REPORT_FILE)).exitCode() != 0) {
+            try {
+                Files.delete(report); // untracked: the agent wrote it for this run
+            } catch (IOException e) {
+                throw new WorkspaceException("could not remove " + report + " before keeping the workspace: " + e, e);
+            }
         }
         git.run(ws.dir(), List.of("add", "-A")).orThrow(what);
         if (!git.run(ws.dir(), List.of("diff", "--cached", "--quiet")).ok()) { // a clean end keeps its HEAD
@@ -124,22 +133,56 @@ public final class KeptWorkspaces {
         } catch (IOException e) {
             throw new WorkspaceException("could not claim the kept workspace of run " + kept.runId() + ": " + e, e);
         }
+        Optional<KeptWorkspace> claimed = read(claim); // what was renamed: another follow-up may have kept the dir anew
+        if (claimed.isEmpty() || !claimed.get().runId().equals(kept.runId())
+                || !claimed.get().commit().equals(kept.commit())) {
+            undoClaim(claim, file, null);
+            throw new WorkspaceException("the kept workspace of run " + kept.runId() + " was continued by another "
+                    + "follow-up run meanwhile" + claimed.map(k -> " (now kept for run " + k.runId() + ")").orElse("")
+                    + "; follow up on the latest run");
+        }
+        // the original repository stays the baseline (its remote is where a branch push goes); the diff
+        // starts at the kept commit
         Workspace ws = new Workspace(workspaces, newRunId, kept.runDir(),
-                new Baseline(kept.runDir().resolve("workspace"), "HEAD", kept.commit(), null, false), Isolation.CLONE);
+                new Baseline(kept.baseline(), kept.ref(), kept.commit(), null, false), Isolation.CLONE);
         try {
             if (Files.exists(ws.ioDir())) {
                 SafeDelete.deleteBelow(workspaces.stateDir(), ws.ioDir()); // the previous run's capture files
             }
             workspaces.ensureWritableDir(ws.ioDir());
         } catch (RuntimeException e) {
-            try {
-                Files.move(claim, file, StandardCopyOption.ATOMIC_MOVE); // still kept for another try
-            } catch (IOException undo) {
-                e.addSuppressed(undo);
-            }
+            undoClaim(claim, file, e); // still kept for another try
             throw new WorkspaceException("could not prepare the kept workspace of run " + kept.runId() + ": " + e, e);
         }
         return ws; // the claim stays until the follow-up keeps the dir again or removes it
+    }
+
+    /**
+     * Gives a claimed workspace back, as it was kept, for a follow-up that ended before its agent
+     * started (refused by a stage, bailed while preparing): the next follow-up may take it.
+     *
+     * @return whether the claim was given back
+     */
+    public boolean release(KeptWorkspace kept, String newRunId) {
+        Path claim = kept.runDir().resolve(CLAIMED + newRunId);
+        Path file = kept.runDir().resolve(FILE);
+        if (!Files.exists(claim) || Files.exists(file)) {
+            return false;
+        }
+        return undoClaim(claim, file, null);
+    }
+
+    private static boolean undoClaim(Path claim, Path file, RuntimeException failure) {
+        try {
+            Files.move(claim, file, StandardCopyOption.ATOMIC_MOVE);
+            return true;
+        } catch (IOException undo) {
+            if (failure != null) {
+                failure.addSuppressed(undo);
+            }
+            log.warn("could not give back the claim {}: {}", claim, undo.toString());
+            return false;
+        }
     }
 
     /**
@@ -162,25 +205,44 @@ public final class KeptWorkspaces {
             return removed;
         }
         for (Path dir : dirs) {
-            Optional<Instant> until = read(dir.resolve(FILE)).map(KeptWorkspace::keptUntil)
-                    .or(() -> claimedUntil(dir).map(t -> t.plus(CLAIM_GRACE)));
-            if (until.isPresent() && now.isAfter(until.get())) {
-                try {
-                    SafeDelete.deleteBelow(runs, dir);
-                    removed.add(dir);
-                    log.debug("removed the kept workspace {} (expired {})", dir, until.get());
-                } catch (RuntimeException e) {
-                    log.warn("could not remove the expired kept workspace {}: {}", dir, e.toString());
+            String name = dir.getFileName().toString();
+            boolean leftover = name.startsWith(SWEEPING) || Files.exists(dir.resolve(FILE + ".sweeping"));
+            Optional<Instant> until = leftover ? Optional.of(Instant.MIN) : read(dir.resolve(FILE))
+                    .map(KeptWorkspace::keptUntil).or(() -> claimedUntil(dir).map(t -> t.plus(CLAIM_GRACE)));
+            if (until.isEmpty() || !now.isAfter(until.get())) {
+                continue;
+            }
+            try {
+                Path doomed = dir;
+                if (!leftover) {
+                    Path marker = dir.resolve(FILE + ".sweeping");
+                    Path from = Files.exists(dir.resolve(FILE)) ? dir.resolve(FILE) : claimFile(dir).orElse(null);
+                    if (from == null) {
+                        continue;
+                    }
+                    Files.move(from, marker, StandardCopyOption.ATOMIC_MOVE); // a follow-up's claim now fails
+                    doomed = runs.resolve(SWEEPING + name);
+                    Files.move(dir, doomed, StandardCopyOption.ATOMIC_MOVE); // never found again, even half deleted
                 }
+                SafeDelete.deleteBelow(runs, doomed);
+                removed.add(dir);
+                log.debug("removed the kept workspace {} (expired {})", dir, until.get());
+            } catch (NoSuchFileException e) {
+                log.debug("the kept workspace {} was claimed or removed meanwhile", dir);
+            } catch (IOException | RuntimeException e) {
+                log.warn("could not remove the expired kept workspace {}: {}", dir, e.toString());
             }
         }
         return removed;
     }
 
     private Optional<Instant> claimedUntil(Path dir) {
+        return claimFile(dir).flatMap(this::read).map(KeptWorkspace::keptUntil);
+    }
+
+    private static Optional<Path> claimFile(Path dir) {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().startsWith(CLAIMED)).findFirst()
-                    .flatMap(this::read).map(KeptWorkspace::keptUntil);
+            return s.filter(p -> p.getFileName().toString().startsWith(CLAIMED)).findFirst();
         } catch (IOException e) {
             return Optional.empty();
         }
