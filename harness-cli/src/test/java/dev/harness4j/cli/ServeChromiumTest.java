@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * job-test harness, a shell script printing a line every half second until the test lets it
  * finish), {@code serve} runs in a child JVM on the same state dir. The bench page shows both runs
  * running, then one's completion without a reload; a run page shows output lines arriving; its
- * bail button ends the run {@code bailed}; a request without the token gets 403. Screenshots of
+ * bail button ends the run {@code bailed}, leaving no process; a request without the token gets 403. Screenshots of
  * the three pages are kept in {@code target/serve-screenshots/}.
  */
 class ServeChromiumTest {
@@ -129,6 +129,8 @@ class ServeChromiumTest {
         List<StoredResult> results = ResultIndex.of(state).all();
         assertThat(results).extracting(StoredResult::runId, StoredResult::outcome).containsExactlyInAnyOrder(
                 org.assertj.core.groups.Tuple.tuple(bailed, "bailed"), org.assertj.core.groups.Tuple.tuple(finishing, "completed"));
+        assertThat(dev.harness4j.core.process.RunMarker.find(bailed, dev.harness4j.core.process.RunMarker.scopeOf(state)))
+                .as("no process of the bailed run is left").isEmpty();
         try (var left = Files.list(state.resolve(dev.harness4j.bench.BailRequests.DIR))) {
             assertThat(left).as("the bail request was taken").isEmpty();
         }
