@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * job-test harness, a shell script printing a line every half second until the test lets it
  * finish), {@code serve} runs in a child JVM on the same state dir. The bench page shows both runs
  * running, then one's completion without a reload; a run page shows output lines arriving; its
- * bail button ends the run {@code bailed}, leaving no process; a request without the token gets 403. Screenshots of
+ * bail button ends the run {@code bailed}, leaving no process; the bench's bail button bails what
+ * runs and starts nothing more; a request without the token gets 403. Screenshots of
  * the three pages are kept in {@code target/serve-screenshots/}.
  */
 class ServeChromiumTest {
@@ -54,23 +55,11 @@ class ServeChromiumTest {
 
     @Test
     void theLiveViewFollowsABenchAndItsBailButtonBailsARun() throws Exception {
-        for (String t : List.of("alpha", "beta")) {
-            Files.writeString(Files.createDirectories(tmp.resolve("suite").resolve(t)).resolve("task.json"),
-                    "{\"instruction\": \"Create greeting.txt\", \"verify\": {\"command\": \"test -f greeting.txt\"}}");
-        }
-        Path repo = GitFixture.repo(Files.createDirectories(tmp.resolve("repo")));
         Path state = tmp.resolve("state");
-        ProvidersFile.write(ProvidersFile.in(state), // the job-test harness never calls its provider
-                List.of(ProviderConfig.scripted(URI.create("http://127.0.0.1:9"), "scripted-a")));
         URI url = startServe(state);
         assertThat(url.toString()).startsWith("http://127.0.0.1:").contains("/?t=");
-
         StringWriter benchOut = new StringWriter();
-        Embedding script = new Embedding(null, UnaryOperator.identity(), Map.of("script", SCRIPT));
-        CompletableFuture<Integer> bench = CompletableFuture.supplyAsync(() -> Harness4j.run(
-                new PrintWriter(benchOut, true), new PrintWriter(benchOut, true), script, "bench", "run", "--state-dir",
-                state.toString(), "--suite", tmp.resolve("suite").toString(), "--repo", repo.toString(), "--harness",
-                "job-test", "--provider", "scripted", "--concurrency", "2", "--id", "live"));
+        CompletableFuture<Integer> bench = startBench(state, 2, benchOut);
 
         HttpClient http = HttpClient.newHttpClient();
         URI root = url.resolve("/");
@@ -134,6 +123,45 @@ class ServeChromiumTest {
         try (var left = Files.list(state.resolve(dev.harness4j.bench.BailRequests.DIR))) {
             assertThat(left).as("the bail request was taken").isEmpty();
         }
+    }
+
+    /** A bench "live" of two tasks (alpha, beta) on core's job-test harness, in this JVM. */
+    private CompletableFuture<Integer> startBench(Path state, int concurrency, StringWriter benchOut) throws Exception {
+        for (String t : List.of("alpha", "beta")) {
+            Files.writeString(Files.createDirectories(tmp.resolve("suite").resolve(t)).resolve("task.json"),
+                    "{\"instruction\": \"Create greeting.txt\", \"verify\": {\"command\": \"test -f greeting.txt\"}}");
+        }
+        Path repo = GitFixture.repo(Files.createDirectories(tmp.resolve("repo")));
+        ProvidersFile.write(ProvidersFile.in(state), // the job-test harness never calls its provider
+                List.of(ProviderConfig.scripted(URI.create("http://127.0.0.1:9"), "scripted-a")));
+        Embedding script = new Embedding(null, UnaryOperator.identity(), Map.of("script", SCRIPT));
+        return CompletableFuture.supplyAsync(() -> Harness4j.run(new PrintWriter(benchOut, true),
+                new PrintWriter(benchOut, true), script, "bench", "run", "--state-dir", state.toString(), "--suite",
+                tmp.resolve("suite").toString(), "--repo", repo.toString(), "--harness", "job-test", "--provider",
+                "scripted", "--concurrency", String.valueOf(concurrency), "--id", "live"));
+    }
+
+    @Test
+    void theBenchsBailButtonBailsWhatRunsAndStartsNothingMore() throws Exception {
+        Path state = tmp.resolve("state");
+        URI url = startServe(state);
+        StringWriter benchOut = new StringWriter();
+        CompletableFuture<Integer> bench = startBench(state, 1, benchOut);
+        try (WebDriverSession browser = new WebDriverSession(tmp)) {
+            browser.open(url.toString());
+            browser.open(url.resolve("/bench/live").toString());
+            browser.waitFor("one running run", "return document.querySelectorAll('#running tr.running').length;",
+                    v -> v.asInt() == 1);
+            browser.script("document.getElementById('bail-bench').click(); return 1;");
+            browser.waitFor("the bench bailed: nothing running, one result, one still queued", "return document"
+                    + ".querySelectorAll('#running tr.running').length === 0 && document.getElementById('queue').innerText;",
+                    v -> v.asText().startsWith("queued 1") && v.asText().contains("results 1"));
+            browser.screenshot(SHOTS.resolve("bench-bailed.png"));
+        }
+        assertThat(bench.get(120, TimeUnit.SECONDS)).as(benchOut.toString()).isEqualTo(Harness4j.FAILED);
+        assertThat(ResultIndex.of(state).all()).extracting(StoredResult::outcome).containsExactly("bailed");
+        assertThat(new LiveState(state).entries()).extracting(LiveState.Entry::state)
+                .containsExactlyInAnyOrder("interrupted", "queued");
     }
 
     private static List<String> ids(com.fasterxml.jackson.databind.JsonNode array) {
