@@ -24,16 +24,16 @@ import org.junit.jupiter.api.Assertions;
  * (no Selenium): open a URL, run a script, click, take a screenshot. Fails with the install
  * command when Debian's chromium or chromium-driver is missing.
  */
-final class WebDriverSession implements AutoCloseable {
+public final class WebDriverSession implements AutoCloseable {
     /** How long a wait for the page lasts at most: 90 s. */
-    static final Duration WAIT = Duration.ofSeconds(90);
+    public static final Duration WAIT = Duration.ofSeconds(90);
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final Process driver;
     private final URI base;
     private final String session;
 
-    WebDriverSession(Path scratch) throws Exception {
+    public WebDriverSession(Path scratch) throws Exception {
         Path chromium = Path.of("/usr/bin/chromium");
         Path chromedriver = Path.of("/usr/bin/chromedriver");
         if (!Files.isExecutable(chromium) || !Files.isExecutable(chromedriver)) {
@@ -80,18 +80,18 @@ final class WebDriverSession implements AutoCloseable {
         return JSON.readTree(r.body());
     }
 
-    void open(String url) throws Exception {
+    public void open(String url) throws Exception {
         call("POST", "/session/" + session + "/url", Map.of("url", url));
     }
 
     /** Runs {@code script} (a function body) in the page; its return value. */
-    JsonNode script(String script) throws Exception {
+    public JsonNode script(String script) throws Exception {
         return call("POST", "/session/" + session + "/execute/sync", Map.of("script", script, "args", List.of()))
                 .path("value");
     }
 
     /** Waits up to {@link #WAIT} until {@code script}'s value satisfies {@code ok}; returns it. */
-    JsonNode waitFor(String what, String script, Predicate<JsonNode> ok) throws Exception {
+    public JsonNode waitFor(String what, String script, Predicate<JsonNode> ok) throws Exception {
         Instant until = Instant.now().plus(WAIT);
         JsonNode v = null;
         while (Instant.now().isBefore(until)) {
@@ -104,7 +104,7 @@ final class WebDriverSession implements AutoCloseable {
         return Assertions.fail("the page did not show " + what + " within " + WAIT.toSeconds() + " s; last value: " + v);
     }
 
-    void screenshot(Path png) throws Exception {
+    public void screenshot(Path png) throws Exception {
         String b64 = call("GET", "/session/" + session + "/screenshot", null).path("value").asText();
         Files.createDirectories(png.getParent());
         Files.write(png, Base64.getDecoder().decode(b64));
