@@ -63,8 +63,8 @@ final class LiveRunPage {
                 .append(m.hasNonNull("reason") ? " (" + LivePages.esc(m.get("reason").asText()) + ")" : "")
                 .append(" · duration ").append(LivePages.duration(m.hasNonNull("duration_ms") ? m.get("duration_ms").asLong() : null))
                 .append(" · tokens ").append(LivePages.esc(measured(m.path("tokens").path("input")))).append(" in, ")
-                .append(LivePages.esc(measured(m.path("tokens").path("output")))).append(" out · cost $")
-                .append(LivePages.esc(measured(m.path("cost").path("usd"))))
+                .append(LivePages.esc(measured(m.path("tokens").path("output")))).append(" out · cost ")
+                .append(LivePages.esc(m.path("cost").hasNonNull("usd") ? "$" + m.path("cost").get("usd").asText() : "unmeasured"))
                 .append("</p>\n");
         section(h, "diff", "Diff", dir.resolve("diff.patch"));
         section(h, "verify", "Verify log", dir.resolve("verify.log"));
@@ -91,7 +91,7 @@ final class LiveRunPage {
 
     private static void section(StringBuilder h, String id, String title, Path file) {
         String text = head(file);
-        if (text != null) {
+        if (text != null && !text.isBlank()) {
             h.append("<h2>").append(title).append("</h2>\n<pre id=\"").append(id).append("\">").append(LivePages.esc(text))
                     .append("</pre>\n");
         }
