@@ -9,6 +9,8 @@
 # Without --provider: claude-code x opencode x aider x two scripted models on the embedded
 # scripted model server, on a sample repository; prints the summary and the report's path.
 #   bash scripts/bench.sh --help          for the arguments (--harness, --model, --provider, ...)
+#   bash scripts/bench.sh --serve         also serves the live view while it runs (harness4j serve):
+#                                         it prints "watch it live: http://127.0.0.1:PORT/?t=..."
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-clis.sh

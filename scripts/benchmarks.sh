@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 names=("$@")
-ALL=(overhead isolation supervisor sandbox sandbox-cli queue summary metrics report server matrix meter claude pg cli-start)
+ALL=(overhead isolation supervisor sandbox sandbox-cli queue summary metrics report server matrix meter claude pg cli-start serve)
 [ ${#names[@]} -gt 0 ] || names=("${ALL[@]}")
 for n in "${names[@]}"; do
   case " ${ALL[*]} " in *" $n "*) ;;
@@ -48,6 +48,7 @@ for n in "${names[@]}"; do
       sandbox-cli) run examples/app dev.harness4j.examples.benchmarks.SandboxCliBenchmark 1 ;;
       # the installed command's start: the distribution (scripts/dist.sh builds it when stale)
       cli-start)  run harness-cli dev.harness4j.cli.benchmarks.CliStartBenchmark 2 "$(bash scripts/dist.sh)" ;;
+      serve)      run harness-cli dev.harness4j.cli.benchmarks.ServePageBenchmark 50 1 ;;
     esac
     continue
   fi
@@ -73,5 +74,7 @@ for n in "${names[@]}"; do
     pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 1000 1,4,16 100000 ;;
     sandbox-cli) run examples/app dev.harness4j.examples.benchmarks.SandboxCliBenchmark 10 claude-code ;;
     cli-start)  run harness-cli dev.harness4j.cli.benchmarks.CliStartBenchmark 10 "$(bash scripts/dist.sh)" "$(pwd)" ;;
+    # the live view's bench page of 5,000 runs in headless Chromium (target: <= 1 s)
+    serve)      run harness-cli dev.harness4j.cli.benchmarks.ServePageBenchmark 5000 5 ;;
   esac
 done

@@ -16,7 +16,9 @@ import java.util.function.UnaryOperator;
  * the combos still to run on the durable queue (combos with a result, or with an entry left in
  * the queue by an earlier bench that crashed, are not queued again), runs the queue (recovering
  * what a crash left, with the live {@link ProgressLine}), then prints the summary table and
- * writes the HTML report. The runner's state dir, adapters, installations and providers are the
+ * writes the HTML report. While it runs, another process may bail one of its runs or the whole
+ * bench ({@link BailRequests}: what {@code harness4j serve}'s bail buttons do). The runner's
+ * state dir, adapters, installations and providers are the
  * bench's; the caller owns the runner and closes it. Immutable once built.
  *
  * <pre>{@code
@@ -84,7 +86,9 @@ public final class Bench {
             // the bench's own listener (the progress line) and after-harness step (the verifier)
             RunLauncher runs = around.apply(direct.around((spec, runId, listener, after) ->
                     direct.run(spec, runId, progress, verification)));
-            try (QueueProcessor processor = processor(queue, runs).concurrency(concurrency).listener(progress).build()) {
+            try (QueueProcessor processor = processor(queue, runs).concurrency(concurrency).listener(progress).build();
+                    BailRequests bails = BailRequests.watch(stateDir, plan.id().orElse(null), runner::bail,
+                            () -> processor.stop(QueueProcessor.StopMode.BAIL))) {
                 processed = processor.runAll();
             }
         }

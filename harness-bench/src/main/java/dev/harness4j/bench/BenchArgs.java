@@ -48,6 +48,8 @@ public record BenchArgs(List<String> harnesses, List<String> models, List<String
               --concurrency <n>       runs at once (default 2)
               --state-dir <path>      where queue, runs and results live (default ~/.harness4j)
               --push                  push each result to a branch of --repo's remote
+              --serve                 (the main job) also serve the live view while it runs:
+                                      watch it live: http://127.0.0.1:PORT/?t=...
             """;
 
     public BenchArgs {
@@ -143,6 +145,12 @@ public record BenchArgs(List<String> harnesses, List<String> models, List<String
         }
         return new BenchArgs(harnesses, models, providers, prompt, promptFile, task, repo, branch, force, concurrency,
                 stateDir, push, suite, trials);
+    }
+
+    /** These arguments with {@code --state-dir} set to {@code value}. */
+    public BenchArgs withStateDir(Path value) {
+        return new BenchArgs(harnesses, models, providers, prompt, promptFile, task, repo, branch, force, concurrency,
+                java.util.Objects.requireNonNull(value, "stateDir"), push, suite, trials);
     }
 
     /** Whether no provider was named: the embedded scripted server is used. */

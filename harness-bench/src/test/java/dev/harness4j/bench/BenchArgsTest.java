@@ -40,4 +40,15 @@ class BenchArgsTest {
         assertThat(BenchArgs.parse().trials()).as("the caller's default").isZero();
         assertThat(BenchArgs.parse().concurrency()).isEqualTo(2);
     }
+
+    @Test
+    void withStateDirChangesOnlyTheStateDir() {
+        BenchArgs a = BenchArgs.parse("--suite", "s", "--trials", "3", "--harness", "nop");
+        BenchArgs b = a.withStateDir(java.nio.file.Path.of("/tmp/state"));
+        assertThat(b.stateDir()).isEqualTo(java.nio.file.Path.of("/tmp/state"));
+        assertThat(b.withStateDir(a.stateDir() == null ? java.nio.file.Path.of("x") : a.stateDir()).suite()).isEqualTo(a.suite());
+        assertThat(b.harnesses()).isEqualTo(a.harnesses());
+        assertThat(b.trials()).isEqualTo(3);
+        assertThat(BenchArgs.USAGE).contains("--serve");
+    }
 }

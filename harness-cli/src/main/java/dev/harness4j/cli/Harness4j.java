@@ -13,12 +13,13 @@ import picocli.CommandLine.Option;
  * harness4j bench run --suite suites/basics --harness claude-code,aider --provider anthropic --trials 3
  * harness4j bench summary --bench basics
  * harness4j harnesses check
+ * harness4j serve --state-dir ~/.harness4j
  * </pre>
  */
 @Command(name = "harness4j", mixinStandardHelpOptions = true, version = "harness4j 0.1.0",
         description = "Runs coding-agent CLIs headless: single runs and follow-ups, benches, jobs, harnesses, providers.",
         subcommands = {BenchCommand.class, HarnessesCommand.class, ProvidersCommand.class,
-                JobCommand.class, WorkerCommand.class, RunCommand.class})
+                JobCommand.class, WorkerCommand.class, RunCommand.class, ServeCommand.class})
 public final class Harness4j implements Runnable {
     /** Success. */
     public static final int OK = 0;

@@ -69,24 +69,70 @@ public final class BenchMain {
         System.exit(run(args, System.out, System.console() != null));
     }
 
+    /** The main job's flag that serves the live view while the bench runs. */
+    static final String SERVE = "--serve";
+    /** How long the live view may take to start: 30 s. */
+    static final java.time.Duration SERVE_START = java.time.Duration.ofSeconds(30);
+
     /** Runs the main job; returns the exit status. */
     public static int run(String[] args, PrintStream out, boolean terminal) throws Exception {
         if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
             out.print(BenchArgs.USAGE);
             return 0;
         }
+        boolean serve = List.of(args).contains(SERVE);
         BenchArgs a;
         try {
-            a = BenchArgs.parse(args);
+            a = BenchArgs.parse(java.util.Arrays.stream(args).filter(x -> !x.equals(SERVE)).toArray(String[]::new));
         } catch (IllegalArgumentException e) {
             out.println(e.getMessage());
             return 2;
         }
         try {
+            if (serve) {
+                Path state = a.stateDir() != null ? a.stateDir() : a.embedded()
+                        ? Files.createTempDirectory("harness4j-bench-") : Path.of(System.getProperty("user.home"), ".harness4j");
+                a = a.withStateDir(state);
+                serve(state, out);
+            }
             return a.embedded() ? embedded(a, out, terminal) : real(a, out, terminal);
         } catch (BenchPlanException e) {
             out.println(e.getMessage());
             return 2;
+        }
+    }
+
+    /**
+     * Starts {@code harness4j serve} on the bench's state dir in this JVM, for as long as the job
+     * runs; returns once it printed {@code watch it live: http://127.0.0.1:PORT/?t=…}.
+     */
+    private static void serve(Path state, PrintStream out) throws InterruptedException {
+        java.util.concurrent.CountDownLatch printed = new java.util.concurrent.CountDownLatch(1);
+        java.io.Writer w = new java.io.Writer() {
+            @Override
+            public void write(char[] c, int off, int len) {
+                out.print(new String(c, off, len));
+                if (new String(c, off, len).contains("watch it live: ")) {
+                    printed.countDown();
+                }
+            }
+
+            @Override
+            public void flush() {
+                out.flush();
+            }
+
+            @Override
+            public void close() {
+                flush();
+            }
+        };
+        java.io.PrintWriter pw = new java.io.PrintWriter(w, true);
+        Thread t = new Thread(() -> Harness4j.run(pw, pw, "serve", "--state-dir", state.toString()), "harness4j-serve");
+        t.setDaemon(true);
+        t.start();
+        if (!printed.await(SERVE_START.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+            out.println("the live view did not start within " + SERVE_START.toSeconds() + " s; the bench runs without it");
         }
     }
 

@@ -123,4 +123,19 @@ class BenchMainTest {
         assertThat(buf.toString(StandardCharsets.UTF_8)).contains("unknown harness 'opencod'", "nothing was queued");
         assertThat(state.resolve("queue")).satisfiesAnyOf(q -> assertThat(q).doesNotExist(), q -> assertThat(Files.list(q)).isEmpty());
     }
+
+    /** {@code scripts/bench.sh --serve}: the live view's URL comes first, and the bench runs as without it. */
+    @Test
+    void serveFirstPrintsTheLiveViewsUrlThenTheBenchRuns() throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+
+        int status = BenchMain.run(new String[] {"--serve", "--state-dir", state.toString(), "--harness", "nop",
+                "--trials", "1"}, new PrintStream(buf, true, StandardCharsets.UTF_8), false);
+
+        String out = buf.toString(StandardCharsets.UTF_8);
+        assertThat(status).as(out).isZero();
+        assertThat(out.lines().findFirst()).hasValueSatisfying(l -> assertThat(l)
+                .matches("watch it live: http://127\\.0\\.0\\.1:\\d+/\\?t=[0-9a-f]{48}"));
+        assertThat(BenchSummary.read(state).rows()).hasSize(4).allMatch(r -> r.outcome().equals("completed"));
+    }
 }

@@ -1,0 +1,142 @@
+package dev.harness4j.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One run's page in {@code harness4j serve}: while it runs, its output as it is written ({@code
+ * runs/<run id>/io/stdout.log} and {@code stderr.log}, streamed by {@link #tail}) and its model
+ * requests and tokens so far ({@code io/requests.jsonl}, the meter's records) against its budget;
+ * once it has a result, what the result directory holds: outcome, tokens and cost, diff, verify
+ * log, trajectory steps and transcript.
+ */
+final class LiveRunPage {
+    /** The most of one file a page shows: 256 KiB. */
+    static final int MAX_FILE = 256 * 1024;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private LiveRunPage() {
+    }
+
+    static String render(LiveState state, String runId, String token) {
+        Optional<Path> result = state.resultDir(runId);
+        Optional<LiveState.Entry> entry = state.entries().stream().filter(e -> runId.equals(e.runId())).findFirst();
+        StringBuilder h = new StringBuilder("<h1>run ").append(LivePages.esc(runId)).append("</h1>\n");
+        entry.ifPresent(e -> h.append("<p>bench <a href=\"/bench/").append(LivePages.esc(e.bench())).append("\">")
+                .append(LivePages.esc(e.bench())).append("</a> · task ").append(LivePages.esc(e.task())).append(" · ")
+                .append(LivePages.esc(e.harness())).append(" / ").append(LivePages.esc(e.model())).append(" · trial ")
+                .append(e.trial()).append("</p>\n"));
+        if (result.isPresent()) {
+            finished(h, result.get());
+        } else {
+            boolean running = entry.map(e -> e.state().equals("running")).orElse(false);
+            h.append("<p id=\"status\" class=\"running\">").append(running ? "running" : "not running").append(" · elapsed ")
+                    .append("<span data-since=\"").append(LivePages.esc(entry.map(LiveState.Entry::updatedAt).orElse(null)))
+                    .append("\"></span><button id=\"bail-run\" onclick=\"bail('/bail/run/").append(LivePages.esc(runId))
+                    .append("')\">bail</button></p>\n<p id=\"meter\">").append(LivePages.esc(meter(state.liveIo(runId),
+                            entry.orElse(null)))).append("</p>\n<h2>Output</h2>\n<pre id=\"transcript\"></pre>\n"
+                            + "<script>const tr=document.getElementById('transcript');const es=new EventSource('/events/run/")
+                    .append(LivePages.esc(runId)).append("');es.addEventListener('line',m=>{const d=JSON.parse(m.data);"
+                            + "const s=document.createElement('span');s.className='line '+d.stream;s.textContent=d.text+'\\n';"
+                            + "tr.appendChild(s);});es.addEventListener('meter',m=>{document.getElementById('meter')"
+                            + ".textContent=m.data;});es.addEventListener('done',()=>{es.close();location.reload();});</script>\n");
+        }
+        return LivePages.run(runId, token, h.toString());
+    }
+
+    private static void finished(StringBuilder h, Path dir) {
+        JsonNode m;
+        try {
+            m = JSON.readTree(dir.resolve("meta.json").toFile());
+        } catch (IOException e) {
+            m = JSON.createObjectNode();
+        }
+        String outcome = m.path("outcome").asText("unknown");
+        h.append("<p id=\"status\" class=\"").append(LivePages.esc(outcome)).append("\">").append(LivePages.esc(outcome))
+                .append(m.hasNonNull("reason") ? " (" + LivePages.esc(m.get("reason").asText()) + ")" : "")
+                .append(" · duration ").append(LivePages.duration(m.hasNonNull("duration_ms") ? m.get("duration_ms").asLong() : null))
+                .append(" · tokens ").append(LivePages.esc(measured(m.path("tokens").path("input")))).append(" in, ")
+                .append(LivePages.esc(measured(m.path("tokens").path("output")))).append(" out · cost ")
+                .append(LivePages.esc(m.path("cost").hasNonNull("usd") ? "$" + m.path("cost").get("usd").asText() : "unmeasured"))
+                .append("</p>\n");
+        section(h, "diff", "Diff", dir.resolve("diff.patch"));
+        section(h, "verify", "Verify log", dir.resolve("verify.log"));
+        try {
+            JsonNode t = JSON.readTree(dir.resolve("trajectory.json").toFile());
+            h.append("<h2>Trajectory</h2>\n<ol id=\"trajectory\">");
+            for (JsonNode s : t.path("steps")) {
+                h.append("<li>").append(LivePages.esc(s.path("source").asText())).append(": ")
+                        .append(LivePages.esc(clip(s.path("message").asText(), 2000)));
+                s.path("tool_calls").forEach(c -> h.append(" <code>").append(LivePages.esc(c.path("function_name").asText()))
+                        .append("</code>"));
+                h.append("</li>");
+            }
+            h.append("</ol>\n");
+        } catch (IOException e) {
+            // no trajectory for this run
+        }
+        section(h, "transcript", "Transcript", dir.resolve("transcript.log"));
+    }
+
+    private static String measured(JsonNode n) {
+        return n.isMissingNode() || n.isNull() ? "unmeasured" : n.asText();
+    }
+
+    private static void section(StringBuilder h, String id, String title, Path file) {
+        String text = head(file);
+        if (text != null && !text.isBlank()) {
+            h.append("<h2>").append(title).append("</h2>\n<pre id=\"").append(id).append("\">").append(LivePages.esc(text))
+                    .append("</pre>\n");
+        }
+    }
+
+    private static String head(Path file) {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
+            byte[] b = new byte[(int) Math.min(f.length(), MAX_FILE)];
+            f.readFully(b);
+            return new String(b, StandardCharsets.UTF_8) + (f.length() > MAX_FILE ? "\n… (cut at 256 KiB)" : "");
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static String clip(String s, int n) {
+        return s.length() <= n ? s : s.substring(0, n) + "…";
+    }
+
+    /** The model requests and tokens so far, from the meter's records, with the run's budget. */
+    static String meter(Path io, LiveState.Entry entry) {
+        long requests = 0;
+        long in = 0;
+        long out = 0;
+        try {
+            for (String line : Files.readAllLines(io.resolve("requests.jsonl"))) {
+                try {
+                    JsonNode r = JSON.readTree(line);
+                    requests += r.path("model_request").asBoolean(r.path("modelRequest").asBoolean()) ? 1 : 0;
+                    in += r.path("input").asLong();
+                    out += r.path("output").asLong();
+                } catch (IOException e) {
+                    // a line being written
+                }
+            }
+        } catch (IOException e) {
+            // no meter for this run (yet)
+        }
+        String budget = entry == null ? "" : (entry.maxTokens() != null ? " · budget " + entry.maxTokens() + " tokens" : "")
+                + (entry.maxCost() != null ? " · budget $" + entry.maxCost() : "");
+        return "model requests so far " + requests + " · tokens " + in + " in, " + out + " out" + budget;
+    }
+
+    /** The files a running run's output grows in, in the order they are streamed. */
+    static List<Path> outputs(Path io) {
+        return List.of(io.resolve("stdout.log"), io.resolve("stderr.log"));
+    }
+}
