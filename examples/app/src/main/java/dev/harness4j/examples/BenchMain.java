@@ -108,12 +108,18 @@ public final class BenchMain {
      */
     private static void serve(Path state, PrintStream out) throws InterruptedException {
         java.util.concurrent.CountDownLatch printed = new java.util.concurrent.CountDownLatch(1);
+        StringBuilder seen = new StringBuilder(); // println writes its line and its newline apart
         java.io.Writer w = new java.io.Writer() {
             @Override
-            public void write(char[] c, int off, int len) {
+            public synchronized void write(char[] c, int off, int len) {
                 out.print(new String(c, off, len));
-                if (new String(c, off, len).contains("watch it live: ")) {
-                    printed.countDown();
+                if (printed.getCount() > 0) {
+                    seen.append(c, off, len);
+                    int at = seen.indexOf("watch it live: ");
+                    if (at >= 0 && seen.indexOf("\n", at) >= 0) {
+                        out.flush();
+                        printed.countDown(); // the whole line is out: the bench's lines come after it
+                    }
                 }
             }
 
