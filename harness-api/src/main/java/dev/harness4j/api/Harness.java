@@ -133,6 +133,20 @@ public interface Harness {
     }
 
     /**
+     * Whether this adapter gives its CLI the run's MCP servers ({@link RunSpec#mcpServers()}): it
+     * writes each {@link HarnessContext#mcpServers() server} into the CLI's own per-run
+     * configuration (a file in the scratch dir or its flags, never the user's), for both {@link
+     * McpServer.Stdio} and {@link McpServer.Http} servers. The default, false, makes the runner
+     * refuse a run with MCP servers before anything is written, and bench and job plans refuse
+     * that combination up front.
+     *
+     * @return whether the adapter passes MCP servers to its CLI
+     */
+    default boolean supportsMcp() {
+        return false;
+    }
+
+    /**
      * Whether runs of this harness reach a model through a provider; {@code true} (the default)
      * for every coding agent. A harness that calls no model (a reference harness that does nothing,
      * or that runs a task's known solution) returns {@code false}: the runner then resolves no

@@ -1,7 +1,9 @@
 package dev.harness4j.api;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -58,6 +60,9 @@ import java.util.Optional;
  *     ({@code HarnessRunner.Builder.keepWorkspace}): an adapter whose CLI can be told not to save
  *     its session must let it save it then; only adapters whose {@link Harness#supportsFollowUp()}
  *     is true see {@code true}
+ * @param mcpServers the MCP servers the run's spec gives the agent ({@link RunSpec#mcpServers()}),
+ *     to be written into the CLI's own per-run configuration (in the scratch dir, or its flags);
+ *     only adapters whose {@link Harness#supportsMcp()} is true get any
  */
 public record HarnessContext(
         String runId,
@@ -73,7 +78,8 @@ public record HarnessContext(
         boolean runningAsRoot,
         String task,
         String resumeSession,
-        boolean keepSession) {
+        boolean keepSession,
+        List<McpServer> mcpServers) {
 
     /**
      * Checks the required parts and copies the maps.
@@ -92,6 +98,7 @@ public record HarnessContext(
      * @param task the caller's task as written
      * @param resumeSession the agent's session a follow-up run continues, or {@code null}
      * @param keepSession whether the runner keeps the run's workspace for a follow-up
+     * @param mcpServers the MCP servers the agent gets
      */
     public HarnessContext {
         Objects.requireNonNull(runId, "runId");
@@ -104,6 +111,33 @@ public record HarnessContext(
         options = Map.copyOf(Objects.requireNonNull(options, "options"));
         environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
         Objects.requireNonNull(task, "task");
+        mcpServers = List.copyOf(Objects.requireNonNull(mcpServers, "mcpServers"));
+    }
+
+    /**
+     * A context without MCP servers (the constructor before {@link #mcpServers()}).
+     *
+     * @param runId the run's unique id
+     * @param prompt the full prompt
+     * @param provider the resolved provider
+     * @param workspace the isolated checkout the harness works in
+     * @param scratchDir the per-run directory outside the workspace
+     * @param executable the CLI's resolved executable
+     * @param limits the run's limits
+     * @param systemPrompt text to append to the system prompt, or {@code null}
+     * @param options harness-specific options from the run spec
+     * @param environment the environment the process would inherit
+     * @param runningAsRoot whether the JVM runs as root
+     * @param task the caller's task as written
+     * @param resumeSession the agent's session a follow-up run continues, or {@code null}
+     * @param keepSession whether the runner keeps the run's workspace for a follow-up
+     */
+    public HarnessContext(String runId, String prompt, ResolvedProvider provider, Path workspace, Path scratchDir,
+            String executable, Limits limits, String systemPrompt, Map<String, String> options,
+            Map<String, String> environment, boolean runningAsRoot, String task, String resumeSession,
+            boolean keepSession) {
+        this(runId, prompt, provider, workspace, scratchDir, executable, limits, systemPrompt, options, environment,
+                runningAsRoot, task, resumeSession, keepSession, List.of());
     }
 
     /**
@@ -205,6 +239,7 @@ public record HarnessContext(
         private boolean runningAsRoot;
         private String resumeSession;
         private boolean keepSession;
+        private final List<McpServer> mcpServers = new ArrayList<>();
 
         private Builder() {}
 
@@ -318,6 +353,14 @@ public record HarnessContext(
         public Builder keepSession(boolean v) { this.keepSession = v; return this; }
 
         /**
+         * Adds MCP servers ({@link HarnessContext#mcpServers()}).
+         *
+         * @param v the servers to add
+         * @return this builder
+         */
+        public Builder mcpServers(List<McpServer> v) { mcpServers.addAll(v); return this; }
+
+        /**
          * Builds the context.
          *
          * @return the context
@@ -327,7 +370,7 @@ public record HarnessContext(
         public HarnessContext build() {
             return new HarnessContext(runId, prompt, provider, workspace, scratchDir, executable,
                     limits, systemPrompt, options, environment, runningAsRoot, task != null ? task : prompt, resumeSession,
-                    keepSession);
+                    keepSession, mcpServers);
         }
     }
 }

@@ -1,9 +1,13 @@
 package dev.harness4j.api;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What to run: a {@code {provider, model, harness}} triple, a prompt, and the baseline
@@ -35,6 +39,9 @@ import java.util.Objects;
  *     (1 for the first; bench trials count up), at least 1
  * @param sandboxNetwork what the run may reach when the runner confines it, or {@code null} for
  *     the runner's default ({@link SandboxNetwork#HOST} for a task that installs packages)
+ * @param mcpServers the MCP servers the agent gets for this run, in order, their names unique;
+ *     empty for none (a harness that does not {@linkplain Harness#supportsMcp() support MCP}
+ *     refuses a run with any)
  */
 public record RunSpec(
         String harness,
@@ -49,7 +56,8 @@ public record RunSpec(
         String task,
         Map<String, String> options,
         int trial,
-        SandboxNetwork sandboxNetwork) {
+        SandboxNetwork sandboxNetwork,
+        List<McpServer> mcpServers) {
 
     /**
      * Checks the parts and copies the options.
@@ -67,7 +75,9 @@ public record RunSpec(
      * @param options harness-specific options
      * @param trial which repetition this run is, at least 1
      * @param sandboxNetwork what the run may reach when confined, or {@code null} for the runner's default
-     * @throws IllegalArgumentException for a blank harness, provider or model
+     * @param mcpServers the MCP servers the agent gets
+     * @throws IllegalArgumentException for a blank harness, provider or model, or two MCP servers
+     *     of one name
      */
     public RunSpec {
         Objects.requireNonNull(harness, "harness");
@@ -89,6 +99,38 @@ public record RunSpec(
         if (model != null && model.isBlank()) {
             throw new IllegalArgumentException("model must be null (provider default) or non-blank");
         }
+        mcpServers = List.copyOf(Objects.requireNonNull(mcpServers, "mcpServers"));
+        Set<String> names = new HashSet<>();
+        for (McpServer m : mcpServers) {
+            if (!names.add(m.name())) {
+                throw new IllegalArgumentException("two MCP servers are named '" + m.name()
+                        + "': each server of a run needs a name of its own");
+            }
+        }
+    }
+
+    /**
+     * A spec without MCP servers (the constructor before {@link #mcpServers()}).
+     *
+     * @param harness the harness id, not blank
+     * @param provider the provider name, not blank
+     * @param model the requested model, or {@code null} for the provider's default
+     * @param prompt the task given to the agent
+     * @param baseline the repository to isolate
+     * @param ref the commit-ish to start from, or {@code null}
+     * @param isolation how the workspace is made
+     * @param limits the guard's limits
+     * @param systemPrompt text appended to the system prompt, or {@code null}
+     * @param task a short label for the task, or {@code null}
+     * @param options harness-specific options
+     * @param trial which repetition this run is, at least 1
+     * @param sandboxNetwork what the run may reach when confined, or {@code null} for the runner's default
+     */
+    public RunSpec(String harness, String provider, String model, String prompt, Path baseline, String ref,
+            Isolation isolation, Limits limits, String systemPrompt, String task, Map<String, String> options,
+            int trial, SandboxNetwork sandboxNetwork) {
+        this(harness, provider, model, prompt, baseline, ref, isolation, limits, systemPrompt, task, options, trial,
+                sandboxNetwork, List.of());
     }
 
     /**
@@ -120,6 +162,7 @@ public record RunSpec(
         b.options.putAll(options);
         b.trial = trial;
         b.sandboxNetwork = sandboxNetwork;
+        b.mcpServers.addAll(mcpServers);
         return b;
     }
 
@@ -158,6 +201,7 @@ public record RunSpec(
         private final Map<String, String> options = new LinkedHashMap<>();
         private int trial = 1;
         private SandboxNetwork sandboxNetwork;
+        private final List<McpServer> mcpServers = new ArrayList<>();
 
         private Builder(String harness, String provider) {
             this.harness = Objects.requireNonNull(harness, "harness");
@@ -278,6 +322,23 @@ public record RunSpec(
         }
 
         /**
+         * Adds an MCP server the agent gets for this run ({@link RunSpec#mcpServers()}).
+         *
+         * @param value the server; its name must differ from the servers added before
+         * @return this builder
+         * @throws IllegalArgumentException when a server of that name was added already
+         */
+        public Builder mcpServer(McpServer value) {
+            Objects.requireNonNull(value, "mcpServer");
+            if (mcpServers.stream().anyMatch(m -> m.name().equals(value.name()))) {
+                throw new IllegalArgumentException("an MCP server named '" + value.name()
+                        + "' was added already: each server of a run needs a name of its own");
+            }
+            mcpServers.add(value);
+            return this;
+        }
+
+        /**
          * Sets a harness-specific option.
          *
          * @param key the option's name
@@ -303,7 +364,7 @@ public record RunSpec(
                 throw new IllegalStateException("RunSpec needs a baseline repository: call baseline(..)");
             }
             return new RunSpec(harness, provider, model, prompt, baseline, ref, isolation, limits,
-                    systemPrompt, task, options, trial, sandboxNetwork);
+                    systemPrompt, task, options, trial, sandboxNetwork, mcpServers);
         }
     }
 }

@@ -207,7 +207,8 @@ public final class HarnessRunner implements AutoCloseable {
      * @throws dev.harness4j.core.workspace.UnknownRefException for a ref that names no commit
      * @throws dev.harness4j.core.workspace.StateDirNotWritableException when the state dir cannot be written
      * @throws IllegalArgumentException when the run id does not match the pattern (e.g. {@code ../x}),
-     *     before any file is created
+     *     or the spec has MCP servers and its harness does not {@linkplain Harness#supportsMcp() support
+     *     MCP}, before any file is created
      * @throws IllegalStateException when this runner is closed
      */
     public RunRecord run(RunSpec spec, String runId, HarnessListener listener) {
@@ -308,6 +309,9 @@ public final class HarnessRunner implements AutoCloseable {
         try {
             long t0 = System.nanoTime(); // the runner's own checks: "preflight" in the record's stage times
             Harness harness = registry.require(spec.harness());
+            McpRefusal.of(registry, harness, spec.mcpServers()).ifPresent(why -> {
+                throw new IllegalArgumentException(why);
+            });
             Path executable = installations.require(harness);
             ResolvedProvider provider = harness.needsProvider() ? providers.resolve(spec.provider(), spec.model())
                     : ResolvedProvider.cliLogin(spec.provider(), spec.model() != null ? spec.model() : NO_MODEL);

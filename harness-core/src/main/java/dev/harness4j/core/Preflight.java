@@ -2,6 +2,7 @@ package dev.harness4j.core;
 
 import dev.harness4j.api.Harness;
 import dev.harness4j.api.HarnessException;
+import dev.harness4j.api.McpServer;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.core.provider.ProviderConfig;
@@ -87,6 +88,20 @@ public final class Preflight {
         } catch (RuntimeException e) {
             return Optional.of(pair + "the adapter's provider check failed (" + e + "); report it to the adapter's authors");
         }
+    }
+
+    /**
+     * Why a harness cannot be given MCP servers (its adapter does not {@linkplain
+     * Harness#supportsMcp() support MCP}), as the runner would refuse such a run.
+     *
+     * @param harnessId the harness id
+     * @param servers the MCP servers a plan gives its runs
+     * @return the problem, or empty when there are none, the harness supports them, or it is unknown
+     *     (reported by {@link #harness(String)})
+     */
+    public Optional<String> mcp(String harnessId, List<McpServer> servers) {
+        Objects.requireNonNull(servers, "servers");
+        return runner.registry().find(harnessId).flatMap(h -> McpRefusal.of(runner.registry(), h, servers));
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.harness4j.core.internal.process.Bubblewrap;
 import dev.harness4j.core.internal.process.MeterRelay;
 
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.McpServer;
 import dev.harness4j.api.SandboxNetwork;
 import java.nio.file.Path;
 import java.util.List;
@@ -75,6 +76,29 @@ public record Confinement(
         List<Path> rw = new java.util.ArrayList<>(writable);
         rw.addAll(invocation.writablePaths());
         return new Confinement(bwrap, rw, ro, home, hidden, network, meterPort, meterSocket, perl);
+    }
+
+    /**
+     * This confinement with the paths the run's stdio MCP servers need (they run inside, as the
+     * agent's children): each one's {@link McpServer.Stdio#readOnlyPaths()} and {@link
+     * McpServer.Stdio#writablePaths()}, and its command's install when given by absolute path
+     * outside what is shown ({@link #installOf}).
+     *
+     * @param servers the run's MCP servers
+     * @return a copy with their paths added, or this when there are none
+     */
+    public Confinement including(List<McpServer> servers) {
+        List<Path> ro = new java.util.ArrayList<>(readOnly);
+        List<Path> rw = new java.util.ArrayList<>(writable);
+        for (McpServer m : servers) {
+            if (m instanceof McpServer.Stdio s) {
+                installOf(s.command()).ifPresent(ro::add);
+                ro.addAll(s.readOnlyPaths());
+                rw.addAll(s.writablePaths());
+            }
+        }
+        return ro.size() == readOnly.size() && rw.size() == writable.size() ? this
+                : new Confinement(bwrap, rw, ro, home, hidden, network, meterPort, meterSocket, perl);
     }
 
     /**

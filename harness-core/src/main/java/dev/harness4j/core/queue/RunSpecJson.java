@@ -15,7 +15,8 @@ import java.util.Map;
 
 /**
  * Converts a {@link RunSpec} to and from JSON (snake_case keys, durations as ISO-8601 strings,
- * absent values as JSON {@code null}). Pure functions; used by every queue store.
+ * absent values as JSON {@code null}). Pure functions; used by every queue store. An MCP server's
+ * environment is kept as given (the entry's file is the user's own, like its prompt).
  */
 final class RunSpecJson {
     private RunSpecJson() {}
@@ -44,6 +45,9 @@ final class RunSpecJson {
         ObjectNode options = n.putObject("options");
         spec.options().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> options.put(e.getKey(), e.getValue()));
+        if (!spec.mcpServers().isEmpty()) {
+            n.set("mcp_servers", McpServersJson.toJson(spec.mcpServers()));
+        }
         return n;
     }
 
@@ -74,6 +78,7 @@ final class RunSpecJson {
             Map.Entry<String, JsonNode> e = it.next();
             b.option(e.getKey(), e.getValue().asText());
         }
+        McpServersJson.fromJson(n.get("mcp_servers")).forEach(b::mcpServer);
         return b.build();
     }
 

@@ -28,7 +28,9 @@ import java.util.function.Function;
  * Builder#readOnly} dirs read-only, its workspace and scratch dir read-write (and the paths its
  * {@link dev.harness4j.api.Invocation} asks for); an empty HOME of its own, a private {@code
  * /tmp}, no capability, its own PID namespace, and no network but the meter (reached through a
- * relay, the port the meter stage publishes). A stop sends {@code TERM} to the harness's
+ * relay, the port the meter stage publishes); a stdio MCP server of the run ({@link
+ * dev.harness4j.api.McpServer.Stdio}) runs inside too, as the agent's child, with its own paths
+ * shown. A stop sends {@code TERM} to the harness's
  * processes inside and waits the term grace before the sandbox is killed. What confined a run
  * goes to {@code meta.json}'s {@code sandbox}.
  *
@@ -103,6 +105,9 @@ public final class SandboxStage implements RunStage {
         Confinement confinement = sandbox.confine(run.stateDir(), workspace, store.require(RunKeys.SCRATCH_DIR),
                 run.baseline().repo(), store.get(RunKeys.METER_PORT).orElse(null), run.spec().sandboxNetwork(),
                 services.environment(), section).orElse(null);
+        if (confinement != null && run.harness().supportsMcp()) {
+            confinement = confinement.including(run.spec().mcpServers()); // stdio servers run inside, as the agent's children
+        }
         if (confinement != null) {
             store.put(CoreKeys.CONFINEMENT, confinement);
         }
@@ -115,6 +120,13 @@ public final class SandboxStage implements RunStage {
             chain.outcome().note("the sandbox gives this run no network, but provider " + run.provider().name()
                     + " is the CLI's own login, which must reach its vendor: give the run HOST networking (RunSpec or "
                     + "SandboxStage.Builder.network)");
+        }
+        List<String> http = run.spec().mcpServers().stream().filter(m -> m instanceof dev.harness4j.api.McpServer.Http)
+                .map(dev.harness4j.api.McpServer::name).toList();
+        if (confinement != null && !http.isEmpty() && !"host".equals(section.get("network"))) {
+            chain.outcome().note("the sandbox gives this run no network but the meter, so its HTTP MCP servers " + http
+                    + " cannot be reached: give the run HOST networking (RunSpec or SandboxStage.Builder.network), "
+                    + "or give them as stdio servers");
         }
         RunOutcome out = chain.proceed();
         if (out.process() != null) {

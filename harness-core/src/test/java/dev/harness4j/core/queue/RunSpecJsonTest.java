@@ -34,4 +34,24 @@ class RunSpecJsonTest {
         assertThatThrownBy(() -> RunSpecJson.fromJson(json)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("sandbox_network").hasMessageContaining("internet");
     }
+
+    @Test
+    void aRunsMcpServersAreWrittenAndReadBackAndADocumentWithoutThemHasNone() {
+        RunSpec spec = QueueTesting.fullSpec().toBuilder()
+                .mcpServer(dev.harness4j.api.McpServer.stdio("tickets", "/opt/t/bin/t", "--ro", "x y")
+                        .withEnv("T_URL", "http://127.0.0.1:1").withReadOnlyPath(java.nio.file.Path.of("/opt/t/lib"))
+                        .withWritablePath(java.nio.file.Path.of("/var/t")))
+                .mcpServer(dev.harness4j.api.McpServer.http("web", java.net.URI.create("http://127.0.0.1:9/mcp")))
+                .build();
+        ObjectNode json = RunSpecJson.toJson(spec);
+        assertThat(json.get("mcp_servers")).hasSize(2);
+        assertThat(RunSpecJson.fromJson(json)).isEqualTo(spec);
+
+        assertThat(RunSpecJson.toJson(QueueTesting.fullSpec()).has("mcp_servers")).isFalse();
+        assertThat(RunSpecJson.fromJson(RunSpecJson.toJson(QueueTesting.fullSpec())).mcpServers()).isEmpty();
+
+        ((com.fasterxml.jackson.databind.node.ObjectNode) json.get("mcp_servers").get(0)).put("name", "bad name");
+        assertThatThrownBy(() -> RunSpecJson.fromJson(json)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'bad name'");
+    }
 }

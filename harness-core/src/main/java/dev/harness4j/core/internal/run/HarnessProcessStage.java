@@ -58,7 +58,8 @@ public final class HarnessProcessStage implements RunStage {
                 .limits(run.spec().limits()).systemPrompt(run.spec().systemPrompt()).options(run.spec().options())
                 .environment(services.environment()).runningAsRoot(services.runningAsRoot())
                 .resumeSession(store.get(CoreKeys.FOLLOW_UP).map(k -> k.sessionId()).orElse(null))
-                .keepSession(store.get(CoreKeys.KEEP_SESSION).orElse(false)).build();
+                .keepSession(store.get(CoreKeys.KEEP_SESSION).orElse(false))
+                .mcpServers(run.harness().supportsMcp() ? run.spec().mcpServers() : java.util.List.of()).build();
     }
 
     @Override

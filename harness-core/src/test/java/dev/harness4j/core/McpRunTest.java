@@ -1,0 +1,139 @@
+package dev.harness4j.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.harness4j.api.CompletionMode;
+import dev.harness4j.api.Execution;
+import dev.harness4j.api.Harness;
+import dev.harness4j.api.HarnessContext;
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.InstallInfo;
+import dev.harness4j.api.Invocation;
+import dev.harness4j.api.McpServer;
+import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.api.SandboxNetwork;
+import dev.harness4j.core.internal.process.Bubblewrap;
+import dev.harness4j.core.process.Sandbox;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * MCP servers on the runner: a harness that does not support MCP refuses a run with servers
+ * before anything is written, and a stdio server (started by the agent, so inside the sandbox)
+ * sees the paths it declared and nothing else of the hidden HOME.
+ */
+class McpRunTest {
+    @TempDir Path tmp;
+
+    /**
+     * A provider-less harness that supports MCP and, like an agent starting its MCP servers, runs
+     * each stdio server's command with its arguments; the context's servers go to {@code $SERVERS}.
+     */
+    static final class McpShell implements Harness {
+        static final String ID = "sh-mcp";
+
+        @Override public String id() { return ID; }
+        @Override public CompletionMode completionMode() { return CompletionMode.OPAQUE; }
+        @Override public InstallInfo installInfo() { return new ShellHarness().installInfo(); }
+        @Override public boolean supportsMcp() { return true; }
+        @Override public boolean needsProvider() { return false; }
+
+        @Override
+        public Invocation prepare(HarnessContext ctx) {
+            String script = ctx.mcpServers().stream().filter(m -> m instanceof McpServer.Stdio)
+                    .map(m -> (McpServer.Stdio) m)
+                    .map(s -> quote(s.command()) + " " + s.args().stream().map(McpShell::quote).collect(Collectors.joining(" ")))
+                    .collect(Collectors.joining("\n"));
+            return Invocation.builder(ctx.executable(), "-c", script.isEmpty() ? "true" : script)
+                    .workingDir(ctx.workspace())
+                    .env("SERVERS", ctx.mcpServers().stream().map(McpServer::name).collect(Collectors.joining(",")))
+                    .build();
+        }
+
+        @Override
+        public HarnessResult interpret(Execution ex) {
+            return HarnessResult.builder(Outcomes.opaque(ex), ex.context().model()).build();
+        }
+
+        private static String quote(String s) {
+            return "'" + s.replace("'", "'\\''") + "'";
+        }
+    }
+
+    private HarnessRunner runner(Path home, Sandbox sandbox) {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put("HOME", home.toString());
+        return HarnessRunner.builder().stateDir(tmp.resolve("state")).environment(env).sandbox(sandbox)
+                .sandboxNetwork(SandboxNetwork.METER_ONLY)
+                .registry(HarnessRegistry.builder().add(new ShellHarness()).add(new McpShell()).build())
+                .installations(Installations.defaults()).providers(ShellHarness.provider()).build();
+    }
+
+    @Test
+    void aHarnessWithoutMcpRefusesARunWithMcpServersBeforeAnythingIsWritten() throws Exception {
+        Path base = GitFixture.repo(tmp.resolve("base"));
+        McpServer server = McpServer.stdio("tickets", "/bin/true");
+        try (HarnessRunner runner = runner(tmp.resolve("home"), Sandbox.OFF)) {
+            assertThatThrownBy(() -> runner.run(RunSpec.builder(ShellHarness.ID, "local").prompt("p").baseline(base)
+                    .mcpServer(server).build()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("harness sh-test cannot be given MCP servers ([tickets])")
+                    .hasMessageContaining("Harness.supportsMcp() is false")
+                    .hasMessageContaining("(" + McpShell.ID + ")");
+            assertThat(tmp.resolve("state/runs")).doesNotExist();
+            assertThat(tmp.resolve("state/results")).doesNotExist();
+
+            assertThat(Preflight.of(runner).mcp(ShellHarness.ID, List.of(server))).get().asString()
+                    .contains("cannot be given MCP servers");
+            assertThat(Preflight.of(runner).mcp(ShellHarness.ID, List.of())).isEmpty();
+            assertThat(Preflight.of(runner).mcp(McpShell.ID, List.of(server))).isEmpty();
+        }
+    }
+
+    @Test
+    void aStdioServerRunsInTheSandboxSeeingItsOwnPathsAndNothingElseOfTheHiddenHome() throws Exception {
+        Assumptions.assumeTrue(Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.METER_ONLY).isEmpty(),
+                "bubblewrap works here");
+        Path base = GitFixture.repo(tmp.resolve("base"));
+        Path home = tmp.resolve("home");
+        Path data = Files.createDirectories(home.resolve("mcp-data"));
+        Files.writeString(data.resolve("in.txt"), "from the server's data\n");
+        Files.writeString(home.resolve("secret.txt"), "not for the server\n");
+        Path out = Files.createDirectories(home.resolve("mcp-out"));
+        McpServer.Stdio shown = McpServer.stdio("shown", "/bin/sh", "-c",
+                "cat " + data + "/in.txt > " + out + "/copied.txt; cat " + home + "/secret.txt >> " + out
+                        + "/copied.txt 2>/dev/null || echo BLOCKED >> " + out + "/copied.txt")
+                .withReadOnlyPath(data).withWritablePath(out);
+        try (HarnessRunner runner = runner(home, Sandbox.REQUIRED)) {
+            RunRecord r = runner.run(RunSpec.builder(McpShell.ID, "none").prompt("p").baseline(base)
+                    .mcpServer(shown).build());
+
+            assertThat(Files.readString(r.resultDir().resolve("meta.json"))).contains("\"mode\" : \"bubblewrap\"");
+            assertThat(Files.readString(out.resolve("copied.txt")))
+                    .isEqualTo("from the server's data\nBLOCKED\n");
+        }
+    }
+
+    @Test
+    void withoutItsPathsDeclaredTheServerCannotReachThem() throws Exception {
+        Assumptions.assumeTrue(Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.METER_ONLY).isEmpty(),
+                "bubblewrap works here");
+        Path base = GitFixture.repo(tmp.resolve("base"));
+        Path home = tmp.resolve("home");
+        Path out = Files.createDirectories(home.resolve("mcp-out"));
+        McpServer.Stdio undeclared = McpServer.stdio("undeclared", "/bin/sh", "-c", "echo hi > " + out + "/x.txt");
+        try (HarnessRunner runner = runner(home, Sandbox.REQUIRED)) {
+            runner.run(RunSpec.builder(McpShell.ID, "none").prompt("p").baseline(base).mcpServer(undeclared).build());
+            assertThat(out.resolve("x.txt")).doesNotExist();
+        }
+    }
+}
