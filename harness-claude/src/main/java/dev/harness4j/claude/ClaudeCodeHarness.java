@@ -166,6 +166,16 @@ public final class ClaudeCodeHarness implements Harness {
         return true;
     }
 
+    /**
+     * True: the run's MCP servers go to a per-run {@code --mcp-config} file in the scratch dir,
+     * with {@code --strict-mcp-config} (no other MCP configuration is read); their tools reach the
+     * model as {@code mcp__<server>__<tool>}.
+     */
+    @Override
+    public boolean supportsMcp() {
+        return true;
+    }
+
     /** {@code claude auth status --json} with the run's config dir and key; makes no model call. */
     @Override
     public Optional<Invocation> loginProbe(HarnessContext context) {

@@ -63,6 +63,7 @@ final class ClaudeInvocations {
         if (context.systemPrompt() != null && !context.systemPrompt().isBlank()) {
             b.args("--append-system-prompt", context.systemPrompt());
         }
+        ClaudeMcp.add(b, context);
         b.stdin(context.prompt()).workingDir(context.workspace());
 
         environment(b, context, maxOutputTokens, maxRetries, true);

@@ -212,4 +212,27 @@ class ClaudePrepareTest {
         assertThat(Path.of(probe.environment().get("CLAUDE_CONFIG_DIR"))).startsWithRaw(SCRATCH);
         assertThat(probe.secretEnvironment()).contains("ANTHROPIC_API_KEY");
     }
+
+    @Test
+    void mcpServersGoToAPerRunMcpConfigFileWithStrictMcpConfigAndNothingWithoutThem() throws Exception {
+        Invocation inv = harness.prepare(context(scripted("m")).mcpServers(List.of(
+                dev.harness4j.api.McpServer.stdio("tickets", "/opt/t/bin/t", "--ro").withEnv("T_URL", "http://x"),
+                dev.harness4j.api.McpServer.http("web", URI.create("http://127.0.0.1:9/mcp")))).build());
+
+        String file = SCRATCH.resolve(ClaudeMcp.FILE).toString();
+        assertThat(String.join(" ", inv.command())).contains("--mcp-config " + file + " --strict-mcp-config");
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(inv.files().get(ClaudeMcp.FILE));
+        var t = json.path("mcpServers").path("tickets");
+        assertThat(t.path("type").asText()).isEqualTo("stdio");
+        assertThat(t.path("command").asText()).isEqualTo("/opt/t/bin/t");
+        assertThat(t.path("args").get(0).asText()).isEqualTo("--ro");
+        assertThat(t.path("env").path("T_URL").asText()).isEqualTo("http://x");
+        assertThat(json.path("mcpServers").path("web").path("type").asText()).isEqualTo("http");
+        assertThat(json.path("mcpServers").path("web").path("url").asText()).isEqualTo("http://127.0.0.1:9/mcp");
+        assertThat(harness.supportsMcp()).isTrue();
+
+        Invocation none = harness.prepare(context(scripted("m")).build());
+        assertThat(none.command()).doesNotContain("--mcp-config", "--strict-mcp-config");
+        assertThat(none.files()).doesNotContainKey(ClaudeMcp.FILE);
+    }
 }

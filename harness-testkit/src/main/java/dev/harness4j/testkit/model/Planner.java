@@ -15,7 +15,8 @@ import java.util.Optional;
  * as a shell command that writes the file ({@link #writeCommand}). A client with neither gets
  * {@code writeFile} as a whole-file edit block in the text (the path on its own line, then a
  * fenced block with the whole content: aider's {@code whole} format) and {@code shell} as a
- * fenced {@code bash} block.
+ * fenced {@code bash} block. {@code callTool} calls the offered tool of exactly that name with the
+ * scripted arguments (or, when none is offered, answers a text listing the tools that were).
  */
 final class Planner {
     private static final List<String> WRITE_TOOLS = List.of("Write", "write", "write_file", "create_file");
@@ -67,6 +68,20 @@ final class Planner {
                 args.put("description", "Run the scripted command");
             }
             return call(id, model, tool.get().name(), args, step.usage());
+        }
+        if (action instanceof Step.CallTool ct) {
+            boolean offered = req.tools().stream().anyMatch(t -> t.name().equals(ct.tool()));
+            if (!offered) {
+                return new Reply(id, model, "Scripted step callTool(" + ct.tool() + ") cannot play: the client offered "
+                        + "no tool of that name; it offered " + req.tools().stream().map(ParsedRequest.ToolSpec::name)
+                        .toList(), List.of(), step.usage());
+            }
+            try {
+                return call(id, model, ct.tool(), (ObjectNode) json.readTree(ct.arguments()), step.usage());
+            } catch (com.fasterxml.jackson.core.JsonProcessingException | ClassCastException e) {
+                throw new IllegalArgumentException("callTool(" + ct.tool() + ") arguments are not a JSON object: "
+                        + ct.arguments(), e);
+            }
         }
         throw new IllegalArgumentException("not an answering step: " + action);
     }

@@ -112,6 +112,14 @@ public final class Scenario {
             return add(new Step.Shell(command));
         }
 
+        /**
+         * A turn that calls the client's tool {@code tool} (its exact name as the client offers
+         * it) with {@code argumentsJson}, a JSON object's text.
+         */
+        public Builder callTool(String tool, String argumentsJson) {
+            return add(new Step.CallTool(tool, argumentsJson));
+        }
+
         /** A turn that answers {@code text} and ends the turn. */
         public Builder say(String text) {
             return add(new Step.Say(text));

@@ -26,7 +26,7 @@ public record Step(Action action, Usage usage, String answerAs) {
     }
 
     /** What a turn does. */
-    public sealed interface Action permits WriteFile, Shell, Say, Fail, Stall, DropConnection {}
+    public sealed interface Action permits WriteFile, Shell, CallTool, Say, Fail, Stall, DropConnection {}
 
     /**
      * Write a file with the client's own write tool ({@code Write}, {@code write}), or, for a
@@ -49,6 +49,28 @@ public record Step(Action action, Usage usage, String answerAs) {
     public record Shell(String command) implements Action {
         public Shell {
             Objects.requireNonNull(command, "command");
+        }
+    }
+
+    /**
+     * Call a tool the client offers, by its exact name as the client lists it (an MCP server's
+     * tool under the CLI's prefixed name, e.g. Claude Code's {@code mcp__probe__record}), with
+     * scripted arguments. When the client offers no tool of that name, the turn answers a text
+     * saying so and listing the tools it did offer.
+     *
+     * @param tool the tool's name
+     * @param arguments the arguments, a JSON object's text
+     */
+    public record CallTool(String tool, String arguments) implements Action {
+        public CallTool {
+            Objects.requireNonNull(tool, "tool");
+            Objects.requireNonNull(arguments, "arguments");
+            if (tool.isBlank()) {
+                throw new IllegalArgumentException("tool must not be blank");
+            }
+            if (!arguments.strip().startsWith("{") || !arguments.strip().endsWith("}")) {
+                throw new IllegalArgumentException("tool arguments must be a JSON object, was: " + arguments);
+            }
         }
     }
 

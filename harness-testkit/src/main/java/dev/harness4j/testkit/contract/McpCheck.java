@@ -1,0 +1,117 @@
+package dev.harness4j.testkit.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.harness4j.api.ApiStyle;
+import dev.harness4j.api.Harness;
+import dev.harness4j.api.Limits;
+import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.HarnessRegistry;
+import dev.harness4j.core.HarnessRunner;
+import dev.harness4j.core.RunRecord;
+import dev.harness4j.core.process.RunMarker;
+import dev.harness4j.core.stages.SandboxStage;
+import dev.harness4j.testkit.GitRepos;
+import dev.harness4j.testkit.bench.ScriptedProvider;
+import dev.harness4j.testkit.mcp.ScriptedMcpServer;
+import dev.harness4j.testkit.model.RecordedRequest;
+import dev.harness4j.testkit.model.Scenario;
+import dev.harness4j.testkit.model.ScriptedModelServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The MCP check an adapter whose {@link Harness#supportsMcp()} is true runs against the real CLI:
+ * a run, through the meter and (where bubblewrap works) the sandbox, is given the {@link
+ * ScriptedMcpServer} as stdio server {@value #SERVER}; the scripted model calls its tool under the
+ * name the CLI gives it, with scripted arguments. The server must have recorded exactly those
+ * arguments, the model's next request must carry the tool's answer, and the run goes on to write
+ * {@code probed.txt} and complete.
+ *
+ * <pre>{@code
+ * McpCheck.assertCallsTool(new ClaudeCodeHarness(), EnumSet.of(ApiStyle.ANTHROPIC), server, tmp,
+ *         "mcp__probe__record");
+ * }</pre>
+ */
+public final class McpCheck {
+    /** The MCP server's name in the run. */
+    public static final String SERVER = "probe";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private McpCheck() {}
+
+    /**
+     * Runs the check.
+     *
+     * @param harness the adapter, its CLI installed
+     * @param styles the API styles the scripted provider declares for it
+     * @param server a running scripted server that requires {@link ScriptedProvider#KEY}
+     * @param tmp a directory of the test's own
+     * @param toolName the name the CLI offers the server's {@value ScriptedMcpServer#TOOL} tool under
+     * @return the run's record, for more assertions
+     */
+    public static RunRecord assertCallsTool(Harness harness, Set<ApiStyle> styles, ScriptedModelServer server,
+            Path tmp, String toolName) {
+        String model = harness.id() + "-mcp";
+        String note = "scripted note for " + harness.id() + " #4711";
+        String reply = "the probe recorded it: ticket 4711 is fixed";
+        server.script(model, Scenario.builder()
+                .callTool(toolName, JSON.createObjectNode().put("note", note).toString())
+                .writeFile("probed.txt", "the probe answered\n").say("The probe answered.").build());
+        try {
+            ScriptedMcpServer mcp = ScriptedMcpServer.create(tmp.resolve("mcp"), reply);
+            Map<String, String> env = new HashMap<>(System.getenv());
+            env.put("HOME", Files.createDirectories(tmp.resolve("home")).toString());
+            Path baseline = GitRepos.withReadme(tmp.resolve("baseline"));
+            RunSpec spec = RunSpec.builder(harness.id(), ScriptedProvider.NAME).model(model)
+                    .prompt("Record a note with the probe tool.").baseline(baseline)
+                    .limits(new Limits(Duration.ofSeconds(120), Duration.ofSeconds(240), null))
+                    .mcpServer(mcp.stdio(SERVER)).build();
+            boolean confinable = SandboxStage.builder().build().problem(true, null).isEmpty();
+            try (HarnessRunner runner = HarnessRunner.builder().stateDir(tmp.resolve("state")).runnerEnvironment(env)
+                    .registry(HarnessRegistry.builder().add(harness).build())
+                    .providers(new ScriptedProvider(server, EnumSet.copyOf(styles))).build()) {
+                RunRecord r = runner.run(spec);
+                assertThat(RunMarker.find(r.runId())).as("processes left by the run").isEmpty();
+                String text = Files.readString(r.resultDir().resolve("meta.json"));
+                assertThat(text).doesNotContain(ScriptedProvider.KEY);
+                JsonNode meta = JSON.readTree(text);
+                List<RecordedRequest> turns = server.requests(RecordedRequest.Kind.TURN).stream()
+                        .filter(t -> model.equals(t.model())).toList();
+                String seen = "tools offered: " + turns.stream().map(RecordedRequest::tools).distinct().toList()
+                        + "; MCP messages: " + mcp.methods() + "; meta: " + meta.toPrettyString();
+                if (confinable) {
+                    assertThat(meta.path("sandbox").path("mode").asText()).as("the run was confined").isEqualTo("bubblewrap");
+                }
+                assertThat(turns).as(seen).isNotEmpty();
+                assertThat(turns.get(0).tools()).as(seen).contains(toolName);
+                assertThat(mcp.calls()).as("the MCP server's recorded calls; " + seen).hasSize(1);
+                assertThat(mcp.calls().get(0).path("note").asText()).isEqualTo(note);
+                int call = -1;
+                for (int i = 0; i < turns.size(); i++) {
+                    if (turns.get(i).body().contains(reply)) {
+                        call = i;
+                        break;
+                    }
+                }
+                assertThat(call).as("a model request after the call carries the tool's answer; " + seen).isPositive();
+                assertThat(meta.path("outcome").asText()).as(meta.toPrettyString()).isEqualTo("completed");
+                assertThat(meta.path("changes").path("files")).extracting(JsonNode::asText).containsExactly("probed.txt");
+                return r;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
