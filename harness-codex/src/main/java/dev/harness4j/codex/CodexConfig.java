@@ -3,13 +3,15 @@ package dev.harness4j.codex;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessException;
+import dev.harness4j.api.McpServer;
 import dev.harness4j.api.ResolvedProvider;
 import java.util.Optional;
 
 /**
  * Renders the per-run {@code $CODEX_HOME/config.toml}: one model provider pointing at the run's
  * endpoint over the Responses API, the run's model, no approvals, no sandbox of its own, no
- * update check, no analytics, no history. Pure: returns text.
+ * update check, no analytics, no history, and the run's MCP servers ({@code [mcp_servers.<name>]}).
+ * Pure: returns text.
  *
  * <p>The key never appears in the file: the provider names {@value #KEY_ENV} as its {@code
  * env_key}, and the value travels as a secret environment variable.
@@ -20,6 +22,9 @@ final class CodexConfig {
 
     /** The variable that carries the key; the config names it, the value is never written. */
     static final String KEY_ENV = "HARNESS4J_CODEX_API_KEY";
+
+    /** How long Codex waits for an MCP server to start, in seconds (its own default is 10). */
+    static final int MCP_STARTUP_TIMEOUT_SEC = 30;
 
     private CodexConfig() {}
 
@@ -71,7 +76,32 @@ final class CodexConfig {
         if (provider.secret() != null) {
             kv(t, "env_key", KEY_ENV); // sent as Authorization: Bearer
         }
+        for (McpServer m : context.mcpServers()) {
+            mcpServer(t, m);
+        }
         return t.toString();
+    }
+
+    /**
+     * One {@code [mcp_servers.<name>]} table: {@code command}, {@code args} and an {@code env}
+     * table for a stdio server, {@code url} for an HTTP one (names are {@link McpServer#NAME}s, safe
+     * as bare TOML keys). The startup timeout is raised from Codex's 10 s for servers that start a VM.
+     */
+    private static void mcpServer(StringBuilder t, McpServer m) {
+        t.append("\n[mcp_servers.").append(m.name()).append("]\n");
+        if (m instanceof McpServer.Stdio s) {
+            kv(t, "command", s.command());
+            t.append("args = [").append(String.join(", ", s.args().stream().map(CodexConfig::quote).toList()))
+                    .append("]\n");
+            t.append("startup_timeout_sec = ").append(MCP_STARTUP_TIMEOUT_SEC).append('\n');
+            if (!s.env().isEmpty()) {
+                t.append("\n[mcp_servers.").append(m.name()).append(".env]\n");
+                s.env().forEach((k, v) -> kv(t, k, v));
+            }
+        } else if (m instanceof McpServer.Http h) {
+            kv(t, "url", h.url().toString());
+            t.append("startup_timeout_sec = ").append(MCP_STARTUP_TIMEOUT_SEC).append('\n');
+        }
     }
 
     private static void kv(StringBuilder t, String key, String value) {

@@ -112,6 +112,15 @@ public final class CodexHarness implements Harness {
     }
 
     /**
+     * True: the run's MCP servers go to {@code [mcp_servers.<name>]} tables of the per-run {@code
+     * config.toml} in its private {@code CODEX_HOME}.
+     */
+    @Override
+    public boolean supportsMcp() {
+        return true;
+    }
+
+    /**
      * True: a run reports its thread id ({@code thread.started}), and a follow-up run continues it
      * with {@code codex exec resume <id>} in the same per-run {@code CODEX_HOME}; a run kept for a
      * follow-up saves its session (no {@code --ephemeral}).

@@ -145,4 +145,20 @@ class CodexPrepareTest {
                 .hasMessageContaining("provider 'gw'").hasMessageContaining("ANTHROPIC")
                 .hasMessageContaining("Responses API");
     }
+
+    @Test
+    void mcpServersBecomeMcpServersTablesOfThePerRunConfig() {
+        Invocation inv = new CodexHarness().prepare(context(provider(Set.of(ApiStyle.OPENAI), Secret.of(KEY)))
+                .mcpServers(java.util.List.of(
+                        dev.harness4j.api.McpServer.stdio("tickets", "/opt/t/bin/t", "--ro", "a \"b\"")
+                                .withEnv("T_URL", "http://x"),
+                        dev.harness4j.api.McpServer.http("web", java.net.URI.create("http://127.0.0.1:9/mcp"))))
+                .build());
+        String toml = config(inv);
+
+        assertThat(toml).contains("\n[mcp_servers.tickets]\ncommand = \"/opt/t/bin/t\"\nargs = [\"--ro\", \"a \\\"b\\\"\"]\n"
+                + "startup_timeout_sec = 30\n\n[mcp_servers.tickets.env]\nT_URL = \"http://x\"\n");
+        assertThat(toml).contains("\n[mcp_servers.web]\nurl = \"http://127.0.0.1:9/mcp\"\n");
+        assertThat(config(openai())).doesNotContain("mcp_servers");
+    }
 }

@@ -43,8 +43,20 @@ record ParsedRequest(String model, boolean stream, boolean includeUsage, List<To
         userAgent = Objects.requireNonNullElse(userAgent, "");
     }
 
-    /** A tool the client offers: its name and its parameter schema ({@code properties}, ...). */
-    record ToolSpec(String name, JsonNode schema) {}
+    /**
+     * A tool the client offers: its name and its parameter schema ({@code properties}, ...). A tool
+     * inside a namespace (the Responses API's {@code {"type": "namespace", "name": ns, "tools":
+     * [...]}}, Codex's MCP servers) is named {@code <ns>__<member>}, and a call of it names the
+     * member in the namespace.
+     *
+     * @param namespace the namespace, or {@code null} for a top-level tool
+     * @param member the tool's own name in its namespace, or {@code null} for a top-level tool
+     */
+    record ToolSpec(String name, JsonNode schema, String namespace, String member) {
+        ToolSpec(String name, JsonNode schema) {
+            this(name, schema, null, null);
+        }
+    }
 
     /**
      * The working directory the client states in its prompts ({@code Primary working directory:

@@ -8,7 +8,11 @@ import com.sun.net.httpserver.Headers;
 import java.util.ArrayList;
 import java.util.List;
 
-/** OpenAI's Responses API ({@code POST /v1/responses}), streamed and not (what codex-style clients use). */
+/**
+ * OpenAI's Responses API ({@code POST /v1/responses}), streamed and not (what codex-style clients
+ * use). A namespace tool's members are offered as {@code <namespace>__<member>}; a call of one is a
+ * {@code function_call} naming the member and its {@code namespace}.
+ */
 final class Responses implements Protocol {
     private static final long CREATED = 1_790_000_000L;
 
@@ -30,7 +34,12 @@ final class Responses implements Protocol {
         List<ParsedRequest.ToolSpec> tools = new ArrayList<>();
         for (JsonNode t : body.path("tools")) {
             String name = t.hasNonNull("name") ? t.path("name").asText() : t.path("type").asText();
-            if (!name.isEmpty()) {
+            if ("namespace".equals(t.path("type").asText())) {
+                for (JsonNode member : t.path("tools")) {
+                    String m = member.path("name").asText();
+                    tools.add(new ParsedRequest.ToolSpec(name + "__" + m, member.path("parameters"), name, m));
+                }
+            } else if (!name.isEmpty()) {
                 tools.add(new ParsedRequest.ToolSpec(name, t.path("parameters")));
             }
         }
@@ -52,7 +61,7 @@ final class Responses implements Protocol {
     public ObjectNode response(ParsedRequest req, Reply reply) {
         ObjectNode r = head(reply, "completed");
         ArrayNode output = r.putArray("output");
-        for (ObjectNode item : items(reply)) {
+        for (ObjectNode item : items(req, reply)) {
             output.add(item);
         }
         r.set("usage", usage(reply.usage()));
@@ -69,7 +78,7 @@ final class Responses implements Protocol {
         ObjectNode progress = event("response.in_progress", seq);
         progress.set("response", head(reply, "in_progress"));
         out.add(sse(progress));
-        List<ObjectNode> items = items(reply);
+        List<ObjectNode> items = items(req, reply);
         for (int i = 0; i < items.size(); i++) {
             ObjectNode done = items.get(i);
             String id = done.path("id").asText();
@@ -121,7 +130,7 @@ final class Responses implements Protocol {
         return errors.error(status, message);
     }
 
-    private List<ObjectNode> items(Reply reply) {
+    private List<ObjectNode> items(ParsedRequest req, Reply reply) {
         List<ObjectNode> items = new ArrayList<>();
         if (reply.text() != null) {
             ObjectNode m = json.createObjectNode().put("type", "message").put("id", "msg_scripted_" + reply.id())
@@ -130,9 +139,16 @@ final class Responses implements Protocol {
             items.add(m);
         }
         for (Reply.ToolCall c : reply.toolCalls()) {
-            items.add(json.createObjectNode().put("type", "function_call").put("id", "fc_" + c.id())
-                    .put("call_id", "call_" + c.id()).put("name", c.name()).put("arguments", c.arguments())
-                    .put("status", "completed"));
+            ParsedRequest.ToolSpec spec = req.tools().stream().filter(t -> t.name().equals(c.name())).findFirst()
+                    .orElse(null);
+            ObjectNode call = json.createObjectNode().put("type", "function_call").put("id", "fc_" + c.id())
+                    .put("call_id", "call_" + c.id());
+            if (spec != null && spec.namespace() != null) {
+                call.put("name", spec.member()).put("namespace", spec.namespace()); // a member of a namespace tool
+            } else {
+                call.put("name", c.name());
+            }
+            items.add(call.put("arguments", c.arguments()).put("status", "completed"));
         }
         return items;
     }

@@ -53,6 +53,18 @@ class CallToolTest extends ProtocolTest {
     }
 
     @Test
+    void aResponsesNamespaceMemberIsCalledByItsMemberNameInItsNamespace() throws Exception {
+        script();
+        JsonNode r = http.postJson("/v1/responses", "{\"model\":\"m\",\"tools\":[{\"type\":\"namespace\","
+                + "\"name\":\"mcp__probe\",\"tools\":[{\"type\":\"function\",\"name\":\"record\",\"parameters\":"
+                + SCHEMA + "}]}],\"input\":\"go\"}");
+        JsonNode call = r.path("output").findParent("arguments");
+        assertThat(call.path("name").asText()).isEqualTo("record");
+        assertThat(call.path("namespace").asText()).isEqualTo("mcp__probe");
+        assertThat(server.requests().get(0).tools()).containsExactly(TOOL);
+    }
+
+    @Test
     void geminiGetsAFunctionCallPart() throws Exception {
         script();
         JsonNode r = http.postJson("/v1beta/models/m:generateContent", "{\"contents\":[{\"role\":\"user\",\"parts\":"
