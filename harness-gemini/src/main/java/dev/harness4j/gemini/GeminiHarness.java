@@ -148,6 +148,15 @@ public final class GeminiHarness implements Harness {
     }
 
     /**
+     * True: the run's MCP servers go to {@code mcpServers} of the per-run settings (user and
+     * system), trusted, with {@code mcp.allowed} naming only them.
+     */
+    @Override
+    public boolean supportsMcp() {
+        return true;
+    }
+
+    /**
      * True: a run reports its session id (the {@code init} event's), and a follow-up run continues
      * it with {@code --resume <id>} in the same per-run {@code GEMINI_CLI_HOME}, where Gemini CLI
      * records its chats.

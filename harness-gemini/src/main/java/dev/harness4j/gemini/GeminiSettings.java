@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessException;
+import dev.harness4j.api.McpServer;
 import dev.harness4j.api.ResolvedProvider;
 import java.util.Optional;
 
@@ -13,7 +14,8 @@ import java.util.Optional;
  * Renders the per-run {@code $GEMINI_CLI_HOME/.gemini/settings.json}: the API-key auth type, the
  * run's model and turn limit, the retry budget, and everything that would phone home or wait for
  * a person turned off (usage statistics, telemetry, update checks and notifications, IDE
- * integration, folder trust prompts, checkpointing, the sandbox). Pure: returns text.
+ * integration, folder trust prompts, checkpointing, the sandbox), and the run's MCP servers.
+ * Pure: returns text.
  *
  * <p>The key never appears in the file: it travels as the secret variable {@code GEMINI_API_KEY},
  * and the endpoint as {@code GOOGLE_GEMINI_BASE_URL} ({@link GeminiInvocations}).
@@ -29,6 +31,9 @@ final class GeminiSettings {
 
     /** The run option that sets the attempts per model request. */
     static final String MAX_ATTEMPTS_OPTION = "max_attempts";
+
+    /** How long a call of an MCP tool may take, in milliseconds: {@value}. */
+    static final int MCP_TIMEOUT_MS = 600_000;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -75,6 +80,33 @@ final class GeminiSettings {
                 + "to 10 (Gemini CLI's limit); give e.g. --option " + MAX_ATTEMPTS_OPTION + "=3");
     }
 
+    /**
+     * The run's MCP servers as {@code mcpServers} ({@code command}, {@code args}, {@code env} for
+     * stdio, {@code httpUrl} for HTTP; each {@code trust}ed, so no call waits for a confirmation),
+     * and {@code mcp.allowed} naming exactly them, so that no server a task repo's settings define
+     * is started beside them. Nothing without servers.
+     */
+    private static void mcpServers(ObjectNode root, HarnessContext context) {
+        if (context.mcpServers().isEmpty()) {
+            return;
+        }
+        ObjectNode servers = root.putObject("mcpServers");
+        var allowed = root.putObject("mcp").putArray("allowed");
+        for (McpServer m : context.mcpServers()) {
+            ObjectNode s = servers.putObject(m.name());
+            allowed.add(m.name());
+            if (m instanceof McpServer.Stdio stdio) {
+                s.put("command", stdio.command());
+                stdio.args().forEach(s.putArray("args")::add);
+                ObjectNode env = s.putObject("env");
+                stdio.env().forEach(env::put);
+            } else if (m instanceof McpServer.Http http) {
+                s.put("httpUrl", http.url().toString());
+            }
+            s.put("timeout", MCP_TIMEOUT_MS).put("trust", true);
+        }
+    }
+
     /** The settings file's text. */
     static String render(HarnessContext context) {
         requireGemini(context.provider());
@@ -101,6 +133,7 @@ final class GeminiSettings {
         // no .env file from the workspace or a directory above it (only the home dir's, and a
         // .gemini/.env on the way while the workspace is trusted, are still read by Gemini CLI)
         root.putObject("advanced").put("autoConfigureMemory", false).put("ignoreLocalEnv", true);
+        mcpServers(root, context);
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {

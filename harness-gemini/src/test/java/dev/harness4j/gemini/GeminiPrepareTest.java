@@ -175,4 +175,25 @@ class GeminiPrepareTest {
         assertThatThrownBy(() -> harness.prepare(ctx)).isInstanceOf(HarnessException.class)
                 .hasMessageContaining("own login").hasMessageContaining("base_url");
     }
+
+    @Test
+    void mcpServersGoToTheSettingsTrustedAndAreTheOnlyOnesAllowed() throws Exception {
+        Invocation inv = harness.prepare(context(provider(Set.of(ApiStyle.GEMINI), Secret.of(KEY)))
+                .mcpServers(java.util.List.of(
+                        dev.harness4j.api.McpServer.stdio("tickets", "/opt/t/bin/t", "--ro").withEnv("T_URL", "http://x"),
+                        dev.harness4j.api.McpServer.http("web", URI.create("http://127.0.0.1:9/mcp"))))
+                .build());
+        JsonNode s = settings(inv);
+
+        JsonNode t = s.path("mcpServers").path("tickets");
+        assertThat(t.path("command").asText()).isEqualTo("/opt/t/bin/t");
+        assertThat(t.path("args").get(0).asText()).isEqualTo("--ro");
+        assertThat(t.path("env").path("T_URL").asText()).isEqualTo("http://x");
+        assertThat(t.path("trust").asBoolean()).isTrue();
+        assertThat(s.path("mcpServers").path("web").path("httpUrl").asText()).isEqualTo("http://127.0.0.1:9/mcp");
+        assertThat(s.path("mcp").path("allowed")).extracting(JsonNode::asText).containsExactly("tickets", "web");
+        assertThat(inv.files().get(GeminiInvocations.SYSTEM_SETTINGS_FILE))
+                .isEqualTo(inv.files().get(GeminiInvocations.SETTINGS_FILE));
+        assertThat(settings(gemini()).has("mcpServers")).isFalse();
+    }
 }
