@@ -136,6 +136,15 @@ public final class QwenHarness implements Harness {
     }
 
     /**
+     * True: the run's MCP servers go to {@code mcpServers} of the per-run system settings,
+     * trusted, with {@code mcp.allowed} naming only them.
+     */
+    @Override
+    public boolean supportsMcp() {
+        return true;
+    }
+
+    /**
      * True: a run reports its session id (the envelopes' {@code session_id}), and a follow-up run
      * continues it with {@code --resume <id>} in the same per-run {@code QWEN_HOME}; a run kept for a
      * follow-up records its chat ({@code --chat-recording true}).

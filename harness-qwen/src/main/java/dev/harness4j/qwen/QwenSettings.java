@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessException;
+import dev.harness4j.api.McpServer;
 import dev.harness4j.api.ResolvedProvider;
 import java.util.Optional;
 
@@ -12,12 +13,15 @@ import java.util.Optional;
  * Renders the per-run system settings ({@code QWEN_CODE_SYSTEM_SETTINGS_PATH}, which win over the
  * workspace's {@code .qwen/settings.json}): the OpenAI-compatible auth and the run's
  * model, no usage statistics, no telemetry, no update check or nag, no chat recording, no
- * background memory extraction or consolidation. Pure: returns text. The key never appears in it:
+ * background memory extraction or consolidation, and the run's MCP servers. Pure: returns text. The key never appears in it:
  * it travels as the secret variable {@value #KEY_ENV}.
  */
 final class QwenSettings {
     /** The variable Qwen Code's {@code openai} auth reads the key from. */
     static final String KEY_ENV = "OPENAI_API_KEY";
+
+    /** How long a call of an MCP tool may take, in milliseconds: {@value}. */
+    static final int MCP_TIMEOUT_MS = 600_000;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -46,6 +50,34 @@ final class QwenSettings {
         return Optional.empty();
     }
 
+    /**
+     * The run's MCP servers as {@code mcpServers} (Qwen Code keeps Gemini CLI's shape: {@code
+     * command}, {@code args}, {@code env}, or {@code httpUrl}; {@code trust}ed, so no call waits for
+     * a confirmation), and {@code mcp.allowed} naming exactly them, so that no server the
+     * workspace's settings define starts beside them. Nothing without servers.
+     */
+    private static void mcpServers(ObjectNode root, HarnessContext context) {
+        if (context.mcpServers().isEmpty()) {
+            return;
+        }
+        ObjectNode servers = root.putObject("mcpServers");
+        var allowed = root.putObject("mcp").putArray("allowed");
+        for (McpServer m : context.mcpServers()) {
+            allowed.add(m.name());
+            // alwaysLoadTools: its tools are declared to the model up front, as any CLI's are, instead of
+            // deferred behind Qwen Code's tool_search + tool_call bridge (0.24's default for MCP tools)
+            ObjectNode s = servers.putObject(m.name()).put("trust", true).put("timeout", MCP_TIMEOUT_MS)
+                    .put("alwaysLoadTools", true);
+            if (m instanceof McpServer.Http http) {
+                s.put("httpUrl", http.url().toString());
+            } else if (m instanceof McpServer.Stdio stdio) {
+                s.put("command", stdio.command());
+                stdio.args().forEach(s.putArray("args")::add);
+                stdio.env().forEach(s.putObject("env")::put);
+            }
+        }
+    }
+
     /** The settings file's text. */
     static String render(HarnessContext context) {
         requireOpenAi(context.provider());
@@ -66,6 +98,7 @@ final class QwenSettings {
         ObjectNode security = root.putObject("security");
         security.putObject("auth").put("selectedType", "openai");
         security.putObject("folderTrust").put("enabled", false);
+        mcpServers(root, context);
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

@@ -141,4 +141,24 @@ class QwenPrepareTest {
         assertThat(moved.environment()).containsEntry("GIT_CONFIG_GLOBAL", "/home/u/.gitconfig");
         assertThat(kept.environment()).as("the user's own choice is inherited").doesNotContainKey("GIT_CONFIG_GLOBAL");
     }
+
+    @Test
+    void mcpServersGoToTheSystemSettingsTrustedLoadedUpFrontAndAreTheOnlyOnesAllowed() throws Exception {
+        Invocation inv = harness.prepare(context(provider(Set.of(ApiStyle.OPENAI), Secret.of(KEY)))
+                .mcpServers(java.util.List.of(
+                        dev.harness4j.api.McpServer.stdio("tickets", "/opt/t/bin/t", "--ro").withEnv("T_URL", "http://x"),
+                        dev.harness4j.api.McpServer.http("web", java.net.URI.create("http://127.0.0.1:9/mcp"))))
+                .build());
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(inv.files().get(QwenInvocations.SETTINGS_FILE));
+
+        var t = json.path("mcpServers").path("tickets");
+        assertThat(t.path("command").asText()).isEqualTo("/opt/t/bin/t");
+        assertThat(t.path("args").get(0).asText()).isEqualTo("--ro");
+        assertThat(t.path("env").path("T_URL").asText()).isEqualTo("http://x");
+        assertThat(t.path("trust").asBoolean()).isTrue();
+        assertThat(t.path("alwaysLoadTools").asBoolean()).isTrue();
+        assertThat(json.path("mcpServers").path("web").path("httpUrl").asText()).isEqualTo("http://127.0.0.1:9/mcp");
+        assertThat(json.path("mcp").path("allowed").toString()).isEqualTo("[\"tickets\",\"web\"]");
+        assertThat(openai().files().get(QwenInvocations.SETTINGS_FILE)).doesNotContain("mcpServers");
+    }
 }
