@@ -7,6 +7,7 @@ import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessException;
+import dev.harness4j.api.McpServer;
 import dev.harness4j.api.ResolvedProvider;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -16,7 +17,8 @@ import java.util.Optional;
 
 /**
  * Builds the per-run {@code OPENCODE_CONFIG} file: one provider pointing at the run's endpoint,
- * the run's model, no autoupdate, no sharing, edits and shell allowed. Pure: returns text.
+ * the run's model, no autoupdate, no sharing, edits and shell allowed, the run's MCP servers.
+ * Pure: returns text.
  *
  * <p>The key never appears in the file: the file says {@code {env:HARNESS4J_OPENCODE_API_KEY}},
  * which opencode substitutes from its environment when it loads the config, and the value
@@ -40,6 +42,9 @@ final class OpencodeConfig {
      * without one, and the endpoint ignores it.
      */
     static final String NO_KEY_PLACEHOLDER = "harness4j-no-key";
+
+    /** How long opencode waits for an MCP server to connect and list its tools, in milliseconds: {@value}. */
+    static final int MCP_TIMEOUT_MS = 30_000;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -121,10 +126,38 @@ final class OpencodeConfig {
             ObjectNode cost = model.putObject("cost");
             prices.forEach(cost::put);
         }
+        mcp(root, context);
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
             throw new HarnessException("opencode: could not render the per-run config for run " + context.runId(), e);
+        }
+    }
+
+    /**
+     * The run's MCP servers as {@code mcp}: {@code {"type": "local", "command": [command, args...],
+     * "environment"}} for stdio, {@code {"type": "remote", "url"}} for HTTP, each enabled, with the
+     * connection timeout raised from opencode's 5 s for servers that start a VM. Nothing without
+     * servers.
+     */
+    private static void mcp(ObjectNode root, HarnessContext context) {
+        if (context.mcpServers().isEmpty()) {
+            return;
+        }
+        ObjectNode servers = root.putObject("mcp");
+        for (McpServer m : context.mcpServers()) {
+            ObjectNode s = servers.putObject(m.name());
+            if (m instanceof McpServer.Stdio stdio) {
+                s.put("type", "local");
+                var command = s.putArray("command").add(stdio.command());
+                stdio.args().forEach(command::add);
+                if (!stdio.env().isEmpty()) {
+                    stdio.env().forEach(s.putObject("environment")::put);
+                }
+            } else if (m instanceof McpServer.Http http) {
+                s.put("type", "remote").put("url", http.url().toString());
+            }
+            s.put("enabled", true).put("timeout", MCP_TIMEOUT_MS);
         }
     }
 

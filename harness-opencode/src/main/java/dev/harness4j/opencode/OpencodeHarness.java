@@ -172,6 +172,12 @@ public final class OpencodeHarness implements Harness {
         return Optional.of("opencode auth login");
     }
 
+    /** True: the run's MCP servers go to {@code mcp} of the per-run {@code OPENCODE_CONFIG} file. */
+    @Override
+    public boolean supportsMcp() {
+        return true;
+    }
+
     /**
      * True: a run reports its session id (the events' {@code sessionID}), and a follow-up run
      * continues it with {@code --session <id>} in the same per-run XDG data dir, where opencode

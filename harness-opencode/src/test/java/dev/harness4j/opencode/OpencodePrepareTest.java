@@ -229,4 +229,23 @@ class OpencodePrepareTest {
         assertThat(c.has("instructions")).isFalse();
         assertThat(c.has("agent")).isFalse();
     }
+
+    @Test
+    void mcpServersGoToTheConfigsMcpAsLocalAndRemoteServers() throws Exception {
+        Invocation inv = harness.prepare(context(provider(Set.of(ApiStyle.OPENAI), Secret.of(KEY), AuthScheme.API_KEY))
+                .mcpServers(java.util.List.of(
+                        dev.harness4j.api.McpServer.stdio("tickets", "/opt/t/bin/t", "--ro").withEnv("T_URL", "http://x"),
+                        dev.harness4j.api.McpServer.http("web", URI.create("http://127.0.0.1:9/mcp"))))
+                .build());
+        JsonNode mcp = config(inv).path("mcp");
+
+        JsonNode t = mcp.path("tickets");
+        assertThat(t.path("type").asText()).isEqualTo("local");
+        assertThat(t.path("command").toString()).isEqualTo("[\"/opt/t/bin/t\",\"--ro\"]");
+        assertThat(t.path("environment").path("T_URL").asText()).isEqualTo("http://x");
+        assertThat(t.path("enabled").asBoolean()).isTrue();
+        assertThat(mcp.path("web").path("type").asText()).isEqualTo("remote");
+        assertThat(mcp.path("web").path("url").asText()).isEqualTo("http://127.0.0.1:9/mcp");
+        assertThat(config(harness.prepare(openai())).has("mcp")).isFalse();
+    }
 }
