@@ -10,6 +10,8 @@ import dev.harness4j.core.workspace.KeptWorkspace;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -23,7 +25,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code run}: one run of a harness on a repository, or, with {@code --follow-up RUN_ID}, a
  * follow-up prompt in a kept run's session and workspace. Prints the run's id, outcome, result
- * dir and, when kept ({@code --keep}), how to follow up. Exit 0 when the run succeeded, 1 when it
+ * dir and, when kept ({@code --keep}), how to follow up. {@code --mcp NAME=COMMAND [ARG...]}
+ * (repeatable) gives the agent an MCP server ({@link McpOption}). Exit 0 when the run succeeded, 1 when it
  * ran and did not, 2 for bad input (nothing started).
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
@@ -55,6 +58,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--keep", description = "keep the workspace and the agent's session this long for a follow-up"
             + " (30m, 2h, 1d or ISO-8601)")
     String keep;
+    @Option(names = "--mcp", paramLabel = "NAME=COMMAND [ARG...]", description = "give the agent an MCP server for"
+            + " this run (repeatable): a command it starts (inside the run's sandbox; an argument that is an absolute"
+            + " path, or a ':'-separated list of them, is shown read-only there), or NAME=http(s)://URL")
+    List<String> mcp = new ArrayList<>();
     @Option(names = "--follow-up", paramLabel = "RUN_ID", description = "continue this kept run's session in its"
             + " workspace (it was run with --keep)")
     String followUp;
@@ -70,6 +77,7 @@ final class RunCommand implements Callable<Integer> {
         }
         Duration keepFor = keep != null ? duration("--keep", keep) : null;
         Duration runtime = maxRuntime != null ? duration("--max-runtime", maxRuntime) : null;
+        List<dev.harness4j.api.McpServer> servers = mcp.stream().map(McpOption::parse).toList();
         Path stateDir = state.resolve();
         PrintWriter out = spec.commandLine().getOut();
         HarnessRunner.Builder b = stops.apply(HarnessRunner.builder()).stateDir(stateDir)
@@ -82,12 +90,16 @@ final class RunCommand implements Callable<Integer> {
             if (followUp != null) {
                 try {
                     KeptWorkspace k = runner.keptWorkspace(followUp).orElse(null);
-                    if (k == null || runtime == null) {
+                    if (k == null || (runtime == null && servers.isEmpty())) {
                         r = runner.followUp(followUp, prompt); // refuses, saying why, when nothing is kept
                     } else {
-                        RunSpec s = RunSpec.builder(k.harness(), k.provider()).model(k.model()).prompt(prompt)
-                                .baseline(k.baseline()).ref(k.ref()).limits(Limits.NONE.withMaxRuntime(runtime)).build();
-                        r = runner.followUp(followUp, s);
+                        RunSpec.Builder s = RunSpec.builder(k.harness(), k.provider()).model(k.model()).prompt(prompt)
+                                .baseline(k.baseline()).ref(k.ref());
+                        if (runtime != null) {
+                            s.limits(Limits.NONE.withMaxRuntime(runtime));
+                        }
+                        servers.forEach(s::mcpServer);
+                        r = runner.followUp(followUp, s.build());
                     }
                 } catch (IllegalStateException e) { // not kept, continued already, expired: nothing started
                     throw new IllegalArgumentException(e.getMessage()
@@ -102,6 +114,7 @@ final class RunCommand implements Callable<Integer> {
                 if (runtime != null) {
                     s.limits(Limits.NONE.withMaxRuntime(runtime));
                 }
+                servers.forEach(s::mcpServer);
                 r = runner.run(s.build());
             }
             return print(r, runner, out);

@@ -46,4 +46,20 @@ class RunCommandInputTest {
                 "more")).isEqualTo(Harness4j.BAD_INPUT);
         assertThat(err.toString()).contains("has no kept workspace", "--keep");
     }
+
+    @Test
+    void mcpServersForAHarnessWithoutMcpOrTwoOfOneNameOrABadValueAreBadInput() throws Exception {
+        String state = tmp.resolve("state").toString();
+        String repo = GitFixture.repo(tmp.resolve("r")).toString();
+        assertThat(run("run", "--harness", "aider", "--provider", "scripted", "--repo", repo, "--mcp",
+                "probe=/bin/true", "--state-dir", state, "x")).isEqualTo(Harness4j.BAD_INPUT);
+        assertThat(err.toString()).contains("harness aider cannot be given MCP servers ([probe])", "claude-code");
+        assertThat(tmp.resolve("state/runs")).doesNotExist();
+        assertThat(run("run", "--harness", "claude-code", "--provider", "scripted", "--repo", repo, "--mcp",
+                "probe=/bin/true", "--mcp", "probe=/bin/false", "--state-dir", state, "x")).isEqualTo(Harness4j.BAD_INPUT);
+        assertThat(err.toString()).contains("named 'probe' was added already");
+        assertThat(run("run", "--harness", "claude-code", "--provider", "scripted", "--repo", repo, "--mcp",
+                "/bin/true", "--state-dir", state, "x")).isEqualTo(Harness4j.BAD_INPUT);
+        assertThat(err.toString()).contains("NAME=COMMAND [ARG...]");
+    }
 }

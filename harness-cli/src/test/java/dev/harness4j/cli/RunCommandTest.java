@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.harness4j.api.McpServer;
 import dev.harness4j.claude.ClaudeCodeHarness;
 import dev.harness4j.core.provider.ProviderConfig;
 import dev.harness4j.core.provider.ProvidersFile;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.testkit.RealCli;
+import dev.harness4j.testkit.mcp.ScriptedMcpServer;
 import dev.harness4j.testkit.model.RecordedRequest;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
@@ -100,5 +102,27 @@ class RunCommandTest {
         assertThat(run("run", "--follow-up", firstId, "--state-dir", state, "Once more."))
                 .as("continued already: bad input, nothing started").isEqualTo(Harness4j.BAD_INPUT);
         assertThat(err.toString()).contains("run " + firstId + " has no kept workspace", "already continued");
+    }
+
+    @Test
+    void anMcpServerGivenOnTheCommandLineAnswersTheAgentsToolCall() throws Exception {
+        String reply = "the probe says: ticket 4711 is fixed";
+        server.script("cli-mcp", Scenario.builder()
+                .callTool("mcp__probe__record", "{\"note\":\"from the command line\"}")
+                .writeFile("probed.txt", "done\n").say("Done.").build());
+        Path repo = GitRepos.withReadme(tmp.resolve("repo"));
+        McpServer.Stdio probe = ScriptedMcpServer.create(tmp.resolve("mcp"), reply).stdio("probe");
+        String mcp = "probe=" + java.util.stream.Stream.concat(java.util.stream.Stream.of(probe.command()),
+                probe.args().stream()).map(a -> "'" + a + "'").collect(java.util.stream.Collectors.joining(" "));
+
+        assertThat(run("run", "--harness", "claude-code", "--provider", "scripted", "--model", "cli-mcp",
+                "--repo", repo.toString(), "--mcp", mcp, "--state-dir", state, "Record a note with the probe."))
+                .as(out + "\n" + err).isZero();
+
+        assertThat(meta(runLine().group(1)).path("outcome").asText()).isEqualTo("completed");
+        List<RecordedRequest> turns = server.requests(RecordedRequest.Kind.TURN);
+        assertThat(turns.get(0).tools()).contains("mcp__probe__record");
+        assertThat(turns).as("a model request after the call carries the server's answer")
+                .anySatisfy(t -> assertThat(t.body()).contains(reply));
     }
 }

@@ -27,7 +27,8 @@ import java.util.Set;
  * {@code initialize} (echoing the client's protocol version), {@code ping}, {@code tools/list}
  * (one tool, {@value #TOOL}, taking a string {@code note}) and {@code tools/call} of that tool,
  * which appends the call's arguments as one JSON line to {@code calls.jsonl} and answers the
- * scripted text. Every message it gets is logged to {@code messages.jsonl}, both in its directory.
+ * scripted text. Every message it gets is logged to {@code messages.jsonl}, both in its directory
+ * (when it cannot write there, it says so on stderr and answers all the same).
  *
  * <p>{@link #stdio(String)} gives the {@link McpServer} to put in a run: this JVM's {@code java}
  * with a class path of exactly the jars (or class dirs) this class needs, which the sandbox is
@@ -247,7 +248,13 @@ public final class ScriptedMcpServer {
         out.flush();
     }
 
-    private static void append(Path file, String line) throws IOException {
-        Files.writeString(file, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    /** Appends a line; a directory it may not write (a sandbox that does not show it) is said on stderr, not fatal. */
+    private static void append(Path file, String line) {
+        try {
+            Files.writeString(file, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            System.err.println("scripted MCP server: cannot record into " + file + ": " + e);
+        }
     }
 }
