@@ -109,31 +109,20 @@ class McpRunTest {
         Files.writeString(data.resolve("in.txt"), "from the server's data\n");
         Files.writeString(home.resolve("secret.txt"), "not for the server\n");
         Path out = Files.createDirectories(home.resolve("mcp-out"));
+        Path undeclaredOut = Files.createDirectories(home.resolve("undeclared-out"));
         McpServer.Stdio shown = McpServer.stdio("shown", "/bin/sh", "-c",
                 "cat " + data + "/in.txt > " + out + "/copied.txt; cat " + home + "/secret.txt >> " + out
                         + "/copied.txt 2>/dev/null || echo BLOCKED >> " + out + "/copied.txt")
                 .withReadOnlyPath(data).withWritablePath(out);
+        McpServer.Stdio undeclared = McpServer.stdio("undeclared", "/bin/sh", "-c", "echo hi > " + undeclaredOut + "/x.txt");
         try (HarnessRunner runner = runner(home, Sandbox.REQUIRED)) {
             RunRecord r = runner.run(RunSpec.builder(McpShell.ID, "none").prompt("p").baseline(base)
-                    .mcpServer(shown).build());
+                    .mcpServer(shown).mcpServer(undeclared).build());
 
             assertThat(Files.readString(r.resultDir().resolve("meta.json"))).contains("\"mode\" : \"bubblewrap\"");
             assertThat(Files.readString(out.resolve("copied.txt")))
                     .isEqualTo("from the server's data\nBLOCKED\n");
-        }
-    }
-
-    @Test
-    void withoutItsPathsDeclaredTheServerCannotReachThem() throws Exception {
-        Assumptions.assumeTrue(Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.METER_ONLY).isEmpty(),
-                "bubblewrap works here");
-        Path base = GitFixture.repo(tmp.resolve("base"));
-        Path home = tmp.resolve("home");
-        Path out = Files.createDirectories(home.resolve("mcp-out"));
-        McpServer.Stdio undeclared = McpServer.stdio("undeclared", "/bin/sh", "-c", "echo hi > " + out + "/x.txt");
-        try (HarnessRunner runner = runner(home, Sandbox.REQUIRED)) {
-            runner.run(RunSpec.builder(McpShell.ID, "none").prompt("p").baseline(base).mcpServer(undeclared).build());
-            assertThat(out.resolve("x.txt")).doesNotExist();
+            assertThat(undeclaredOut.resolve("x.txt")).as("a path the server did not declare").doesNotExist();
         }
     }
 }

@@ -13,6 +13,7 @@ import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.process.RunMarker;
 import dev.harness4j.core.stages.SandboxStage;
+import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.testkit.bench.ScriptedProvider;
 import dev.harness4j.testkit.mcp.ScriptedMcpServer;
@@ -39,8 +40,7 @@ import java.util.Set;
  * {@code probed.txt} and complete.
  *
  * <pre>{@code
- * McpCheck.assertCallsTool(new ClaudeCodeHarness(), EnumSet.of(ApiStyle.ANTHROPIC), server, tmp,
- *         "mcp__probe__record");
+ * McpCheck.assertCallsTool(new ClaudeCodeHarness(), EnumSet.of(ApiStyle.ANTHROPIC), tmp, "mcp__probe__record");
  * }</pre>
  */
 public final class McpCheck {
@@ -52,16 +52,23 @@ public final class McpCheck {
     private McpCheck() {}
 
     /**
-     * Runs the check.
+     * Runs the check against a scripted model server of its own (requiring {@link
+     * ScriptedProvider#KEY}); skips it, with the install command, when the CLI is not installed.
      *
-     * @param harness the adapter, its CLI installed
+     * @param harness the adapter
      * @param styles the API styles the scripted provider declares for it
-     * @param server a running scripted server that requires {@link ScriptedProvider#KEY}
      * @param tmp a directory of the test's own
      * @param toolName the name the CLI offers the server's {@value ScriptedMcpServer#TOOL} tool under
-     * @return the run's record, for more assertions
+     * @return the run's record, for more assertions (its result dir is written; the workspace is gone)
      */
-    public static RunRecord assertCallsTool(Harness harness, Set<ApiStyle> styles, ScriptedModelServer server,
+    public static RunRecord assertCallsTool(Harness harness, Set<ApiStyle> styles, Path tmp, String toolName) {
+        Clis.require(harness);
+        try (ScriptedModelServer server = ScriptedModelServer.start().requireKey(ScriptedProvider.KEY)) {
+            return assertCallsTool(harness, styles, server, tmp, toolName);
+        }
+    }
+
+    private static RunRecord assertCallsTool(Harness harness, Set<ApiStyle> styles, ScriptedModelServer server,
             Path tmp, String toolName) {
         String model = harness.id() + "-mcp";
         String note = "scripted note for " + harness.id() + " #4711";
