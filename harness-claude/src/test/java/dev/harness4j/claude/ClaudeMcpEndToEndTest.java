@@ -28,4 +28,9 @@ class ClaudeMcpEndToEndTest {
                 "mcp__" + McpCheck.SERVER + "__record");
         assertThat(Files.readString(r.resultDir().resolve("transcript.log"))).contains("mcp__probe__record");
     }
+
+    @Test
+    void anHttpMcpServerOnTheHostReceivesTheCallToo() {
+        McpCheck.assertCallsHttpTool(new ClaudeCodeHarness(), EnumSet.of(ApiStyle.ANTHROPIC), tmp, "mcp__" + McpCheck.SERVER + "__record");
+    }
 }

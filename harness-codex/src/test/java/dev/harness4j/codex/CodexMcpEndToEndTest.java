@@ -22,4 +22,9 @@ class CodexMcpEndToEndTest {
         // Codex 0.169 offers an MCP server's tools as members of a Responses API namespace tool mcp__<server>
         McpCheck.assertCallsTool(new CodexHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, "mcp__" + McpCheck.SERVER + "__record");
     }
+
+    @Test
+    void anHttpMcpServerOnTheHostReceivesTheCallToo() {
+        McpCheck.assertCallsHttpTool(new CodexHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, "mcp__" + McpCheck.SERVER + "__record");
+    }
 }

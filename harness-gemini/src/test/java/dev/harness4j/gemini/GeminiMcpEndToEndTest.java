@@ -22,4 +22,9 @@ class GeminiMcpEndToEndTest {
         // Gemini CLI 0.61 offers an MCP server's tools as mcp_<server>_<tool>
         McpCheck.assertCallsTool(new GeminiHarness(), EnumSet.of(ApiStyle.GEMINI), tmp, "mcp_" + McpCheck.SERVER + "_record");
     }
+
+    @Test
+    void anHttpMcpServerOnTheHostReceivesTheCallToo() {
+        McpCheck.assertCallsHttpTool(new GeminiHarness(), EnumSet.of(ApiStyle.GEMINI), tmp, "mcp_" + McpCheck.SERVER + "_record");
+    }
 }

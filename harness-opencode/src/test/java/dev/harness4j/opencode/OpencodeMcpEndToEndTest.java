@@ -22,4 +22,9 @@ class OpencodeMcpEndToEndTest {
         // opencode 1.18 offers an MCP server's tools as <server>_<tool>
         McpCheck.assertCallsTool(new OpencodeHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, McpCheck.SERVER + "_record");
     }
+
+    @Test
+    void anHttpMcpServerOnTheHostReceivesTheCallToo() {
+        McpCheck.assertCallsHttpTool(new OpencodeHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, McpCheck.SERVER + "_record");
+    }
 }

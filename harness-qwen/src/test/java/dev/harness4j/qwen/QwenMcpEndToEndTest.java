@@ -22,4 +22,9 @@ class QwenMcpEndToEndTest {
         // Qwen Code 0.24 offers an MCP server's tools as mcp__<server>__<tool> (declared up front by alwaysLoadTools)
         McpCheck.assertCallsTool(new QwenHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, "mcp__" + McpCheck.SERVER + "__record");
     }
+
+    @Test
+    void anHttpMcpServerOnTheHostReceivesTheCallToo() {
+        McpCheck.assertCallsHttpTool(new QwenHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, "mcp__" + McpCheck.SERVER + "__record");
+    }
 }

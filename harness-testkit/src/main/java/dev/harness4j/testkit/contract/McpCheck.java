@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.Harness;
 import dev.harness4j.api.Limits;
+import dev.harness4j.api.McpServer;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.api.SandboxNetwork;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
@@ -16,6 +18,7 @@ import dev.harness4j.core.stages.SandboxStage;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.testkit.bench.ScriptedProvider;
+import dev.harness4j.testkit.mcp.ScriptedMcpHttp;
 import dev.harness4j.testkit.mcp.ScriptedMcpServer;
 import dev.harness4j.testkit.model.RecordedRequest;
 import dev.harness4j.testkit.model.Scenario;
@@ -48,6 +51,7 @@ public final class McpCheck {
     public static final String SERVER = "probe";
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String REPLY = "the probe recorded it: ticket 4711 is fixed";
 
     private McpCheck() {}
 
@@ -63,28 +67,48 @@ public final class McpCheck {
      */
     public static RunRecord assertCallsTool(Harness harness, Set<ApiStyle> styles, Path tmp, String toolName) {
         Clis.require(harness);
+        ScriptedMcpServer mcp = ScriptedMcpServer.create(tmp.resolve("mcp"), REPLY);
         try (ScriptedModelServer server = ScriptedModelServer.start().requireKey(ScriptedProvider.KEY)) {
-            return assertCallsTool(harness, styles, server, tmp, toolName);
+            return check(harness, styles, server, tmp, toolName, mcp, mcp.stdio(SERVER), null);
         }
     }
 
-    private static RunRecord assertCallsTool(Harness harness, Set<ApiStyle> styles, ScriptedModelServer server,
-            Path tmp, String toolName) {
+    /**
+     * The same check with the scripted MCP server on streamable HTTP ({@link ScriptedMcpHttp}, on
+     * this host's loopback), given to the run as an {@link McpServer.Http}; the run gets {@link
+     * SandboxNetwork#HOST}, since a sandbox's own network reaches only the meter.
+     *
+     * @param harness the adapter
+     * @param styles the API styles the scripted provider declares for it
+     * @param tmp a directory of the test's own
+     * @param toolName the name the CLI offers the server's {@value ScriptedMcpServer#TOOL} tool under
+     * @return the run's record
+     */
+    public static RunRecord assertCallsHttpTool(Harness harness, Set<ApiStyle> styles, Path tmp, String toolName) {
+        Clis.require(harness);
+        ScriptedMcpServer mcp = ScriptedMcpServer.create(tmp.resolve("mcp"), REPLY);
+        try (ScriptedModelServer server = ScriptedModelServer.start().requireKey(ScriptedProvider.KEY);
+                ScriptedMcpHttp http = mcp.startHttp()) {
+            return check(harness, styles, server, tmp, toolName, mcp, http.server(SERVER), SandboxNetwork.HOST);
+        }
+    }
+
+    private static RunRecord check(Harness harness, Set<ApiStyle> styles, ScriptedModelServer server, Path tmp,
+            String toolName, ScriptedMcpServer mcp, McpServer given, SandboxNetwork network) {
         String model = harness.id() + "-mcp";
         String note = "scripted note for " + harness.id() + " #4711";
-        String reply = "the probe recorded it: ticket 4711 is fixed";
+        String reply = REPLY;
         server.script(model, Scenario.builder()
                 .callTool(toolName, JSON.createObjectNode().put("note", note).toString())
                 .writeFile("probed.txt", "the probe answered\n").say("The probe answered.").build());
         try {
-            ScriptedMcpServer mcp = ScriptedMcpServer.create(tmp.resolve("mcp"), reply);
             Map<String, String> env = new HashMap<>(System.getenv());
             env.put("HOME", Files.createDirectories(tmp.resolve("home")).toString());
             Path baseline = GitRepos.withReadme(tmp.resolve("baseline"));
             RunSpec spec = RunSpec.builder(harness.id(), ScriptedProvider.NAME).model(model)
                     .prompt("Record a note with the probe tool.").baseline(baseline)
                     .limits(new Limits(Duration.ofSeconds(120), Duration.ofSeconds(240), null))
-                    .mcpServer(mcp.stdio(SERVER)).build();
+                    .sandboxNetwork(network).mcpServer(given).build();
             boolean confinable = SandboxStage.builder().build().problem(true, null).isEmpty();
             try (HarnessRunner runner = HarnessRunner.builder().stateDir(tmp.resolve("state")).runnerEnvironment(env)
                     .registry(HarnessRegistry.builder().add(harness).build())

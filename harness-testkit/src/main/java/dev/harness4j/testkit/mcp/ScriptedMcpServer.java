@@ -163,22 +163,40 @@ public final class ScriptedMcpServer {
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line; (line = in.readLine()) != null; ) {
-            if (line.isBlank()) {
-                continue;
+            ObjectNode answer = respond(line, dir, args[1]);
+            if (answer != null) {
+                out.print(JSON.writeValueAsString(answer) + "\n");
+                out.flush();
             }
-            append(dir.resolve(MESSAGES), line.strip());
-            JsonNode msg;
-            try {
-                msg = JSON.readTree(line);
-            } catch (IOException e) {
-                answer(out, error(JSON.nullNode(), -32700, "parse error: " + e.getMessage()));
-                continue;
-            }
-            if (!msg.has("id") || !msg.has("method")) {
-                continue; // a notification, or a response to nothing we asked
-            }
-            answer(out, handle(msg, dir, args[1]));
         }
+    }
+
+    /**
+     * Starts the same server on MCP's streamable HTTP transport, on a loopback port of its own:
+     * each POSTed JSON-RPC message is answered with one JSON body (a notification with 202).
+     *
+     * @return the running server; close it when the test is done
+     */
+    public ScriptedMcpHttp startHttp() {
+        return ScriptedMcpHttp.start(dir, reply);
+    }
+
+    /** The answer to one received message (logged first), or null for a notification or a blank line. */
+    static ObjectNode respond(String line, Path dir, String reply) throws IOException {
+        if (line.isBlank()) {
+            return null;
+        }
+        append(dir.resolve(MESSAGES), line.strip().replace("\n", " "));
+        JsonNode msg;
+        try {
+            msg = JSON.readTree(line);
+        } catch (IOException e) {
+            return error(JSON.nullNode(), -32700, "parse error: " + e.getMessage());
+        }
+        if (!msg.has("id") || !msg.has("method")) {
+            return null; // a notification, or a response to nothing we asked
+        }
+        return handle(msg, dir, reply);
     }
 
     private static ObjectNode handle(JsonNode msg, Path dir, String reply) throws IOException {
@@ -241,11 +259,6 @@ public final class ScriptedMcpServer {
         r.set("id", id);
         r.putObject("error").put("code", code).put("message", message);
         return r;
-    }
-
-    private static void answer(PrintStream out, ObjectNode message) throws IOException {
-        out.print(JSON.writeValueAsString(message) + "\n");
-        out.flush();
     }
 
     /** Appends a line; a directory it may not write (a sandbox that does not show it) is said on stderr, not fatal. */

@@ -1,7 +1,8 @@
 /**
  * A scripted MCP server for end-to-end tests: a stdio JSON-RPC server with one tool that records
  * every call's arguments and answers a scripted text, started by the agent CLI inside the run's
- * sandbox.
+ * sandbox; or the same on MCP's streamable HTTP transport ({@link
+ * dev.harness4j.testkit.mcp.ScriptedMcpHttp}).
  *
  * <pre>{@code
  * ScriptedMcpServer mcp = ScriptedMcpServer.create(tmp.resolve("mcp"), "ticket 4711 is fixed");

@@ -71,4 +71,38 @@ class ScriptedMcpServerTest {
         assertThat(mcp.methods()).containsExactly("initialize", "notifications/initialized", "tools/list",
                 "tools/call", "tools/call", "bogus/method");
     }
+
+    @Test
+    void onStreamableHttpItAnswersEachPostWithJsonANotificationWith202AndAGetWith405() throws Exception {
+        ScriptedMcpServer mcp = ScriptedMcpServer.create(tmp.resolve("mcp-http"), "over http");
+        try (ScriptedMcpHttp http = mcp.startHttp()) {
+            java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+            java.util.function.Function<String, java.net.http.HttpResponse<String>> post = body -> {
+                try {
+                    return client.send(java.net.http.HttpRequest.newBuilder(http.url())
+                            .header("Content-Type", "application/json")
+                            .header("Accept", "application/json, text/event-stream")
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            var init = post.apply("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                    + "\"params\":{\"protocolVersion\":\"2025-06-18\"}}");
+            assertThat(init.statusCode()).isEqualTo(200);
+            assertThat(init.headers().firstValue("content-type")).hasValue("application/json");
+            assertThat(JSON.readTree(init.body()).path("result").path("protocolVersion").asText()).isEqualTo("2025-06-18");
+            assertThat(post.apply("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode())
+                    .isEqualTo(202);
+            var call = post.apply("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":"
+                    + "{\"name\":\"record\",\"arguments\":{\"note\":\"via http\"}}}");
+            assertThat(JSON.readTree(call.body()).path("result").path("content").path(0).path("text").asText())
+                    .isEqualTo("over http");
+            assertThat(client.send(java.net.http.HttpRequest.newBuilder(http.url()).GET().build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(405);
+            assertThat(http.server("web").url()).isEqualTo(http.url());
+        }
+        assertThat(mcp.calls()).extracting(c -> c.path("note").asText()).containsExactly("via http");
+    }
 }
