@@ -36,7 +36,7 @@ class McpRunTest {
 
     /**
      * A provider-less harness that supports MCP and, like an agent starting its MCP servers, runs
-     * each stdio server's command with its arguments; the context's servers go to {@code $SERVERS}.
+     * each stdio server's command with its arguments, and fetches each HTTP server's URL with curl.
      */
     static final class McpShell implements Harness {
         static final String ID = "sh-mcp";
@@ -49,9 +49,10 @@ class McpRunTest {
 
         @Override
         public Invocation prepare(HarnessContext ctx) {
-            String script = ctx.mcpServers().stream().filter(m -> m instanceof McpServer.Stdio)
-                    .map(m -> (McpServer.Stdio) m)
-                    .map(s -> quote(s.command()) + " " + s.args().stream().map(McpShell::quote).collect(Collectors.joining(" ")))
+            String script = ctx.mcpServers().stream()
+                    .map(m -> m instanceof McpServer.Stdio s
+                            ? quote(s.command()) + " " + s.args().stream().map(McpShell::quote).collect(Collectors.joining(" "))
+                            : "curl -s -m 5 " + quote(((McpServer.Http) m).url().toString()) + " || echo UNREACHABLE")
                     .collect(Collectors.joining("\n"));
             return Invocation.builder(ctx.executable(), "-c", script.isEmpty() ? "true" : script)
                     .workingDir(ctx.workspace())
@@ -123,6 +124,36 @@ class McpRunTest {
             assertThat(Files.readString(out.resolve("copied.txt")))
                     .isEqualTo("from the server's data\nBLOCKED\n");
             assertThat(undeclaredOut.resolve("x.txt")).as("a path the server did not declare").doesNotExist();
+        }
+    }
+
+    @Test
+    void anHttpServerOnTheHostsLoopbackIsReachedInAMeterOnlySandboxAtItsOwnAddressAndOthersAreNoted() throws Exception {
+        Assumptions.assumeTrue(Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.METER_ONLY).isEmpty(),
+                "bubblewrap works here");
+        Path base = GitFixture.repo(tmp.resolve("base"));
+        com.sun.net.httpserver.HttpServer http = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        http.createContext("/mcp", ex -> {
+            byte[] body = "HELLO FROM THE HOST".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+        });
+        http.start();
+        try (HarnessRunner runner = runner(tmp.resolve("home"), Sandbox.REQUIRED)) {
+            java.net.URI url = java.net.URI.create("http://127.0.0.1:" + http.getAddress().getPort() + "/mcp");
+            RunRecord r = runner.run(RunSpec.builder(McpShell.ID, "none").prompt("p").baseline(base)
+                    .mcpServer(McpServer.http("web", url))
+                    .mcpServer(McpServer.http("far", java.net.URI.create("http://192.0.2.1:9/mcp"))).build());
+
+            String transcript = Files.readString(r.resultDir().resolve("transcript.log"));
+            assertThat(transcript).contains("HELLO FROM THE HOST").contains("UNREACHABLE");
+            String meta = Files.readString(r.resultDir().resolve("meta.json"));
+            assertThat(meta).contains("\"network\" : \"none\"").contains("\"mcp_forwarded\" : [ \"web\" ]")
+                    .contains("HTTP MCP servers [far] cannot be reached");
+        } finally {
+            http.stop(0);
         }
     }
 }

@@ -26,7 +26,10 @@ import java.util.Objects;
  * @param network what the process may reach
  * @param meterPort the loopback port served inside the sandbox by the relay to {@code meterSocket}; 0 for none
  * @param meterSocket the Unix socket outside that leads to the metering proxy ({@link MeterRelay}); null for none
- * @param perl the {@code perl} that runs the relay serving {@code meterPort} inside; null when there is no relay
+ * @param perl the {@code perl} that runs the relay serving {@code meterPort} (and the {@code
+ *     forwards}) inside; null when there is no relay
+ * @param forwards more loopback ports served inside by the same relay, each to a Unix socket
+ *     outside that leads to that port on the host (a run's HTTP MCP server); empty for none
  */
 public record Confinement(
         Path bwrap,
@@ -37,7 +40,8 @@ public record Confinement(
         SandboxNetwork network,
         int meterPort,
         Path meterSocket,
-        Path perl) {
+        Path perl,
+        List<Forward> forwards) {
 
     /** Where the meter's socket appears inside the sandbox (in its private {@code /tmp}). */
     public static final String INNER_SOCKET = "/tmp/.harness4j-meter.sock";
@@ -52,9 +56,63 @@ public record Confinement(
         if (meterPort < 0 || meterPort > 65535) {
             throw new IllegalArgumentException("meterPort must be 0..65535, was " + meterPort);
         }
-        if (relays() && perl == null) {
+        forwards = List.copyOf(Objects.requireNonNull(forwards, "forwards"));
+        if ((relays() || !forwards.isEmpty()) && perl == null) {
             throw new IllegalArgumentException("a meter relay needs perl");
         }
+        if (network == SandboxNetwork.HOST && !forwards.isEmpty()) {
+            throw new IllegalArgumentException("a HOST network reaches the host's ports itself: forward none");
+        }
+    }
+
+    /**
+     * A confinement without forwards (the constructor before {@link #forwards()}).
+     *
+     * @param bwrap the {@code bwrap} executable
+     * @param writable paths mounted read-write
+     * @param readOnly paths mounted read-only
+     * @param home the sandbox's HOME
+     * @param hidden directories shown empty
+     * @param network what the process may reach
+     * @param meterPort the meter's loopback port inside, or 0
+     * @param meterSocket the socket leading to the meter, or null
+     * @param perl the perl running the relay, or null
+     */
+    public Confinement(Path bwrap, List<Path> writable, List<Path> readOnly, Path home, List<Path> hidden,
+            SandboxNetwork network, int meterPort, Path meterSocket, Path perl) {
+        this(bwrap, writable, readOnly, home, hidden, network, meterPort, meterSocket, perl, List.of());
+    }
+
+    /**
+     * One more loopback port inside the sandbox, relayed to a Unix socket outside.
+     *
+     * @param port the port {@code 127.0.0.1} serves inside (the host port it stands for)
+     * @param socket the socket outside that leads to that port on the host
+     */
+    public record Forward(int port, Path socket) {
+        public Forward {
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("port must be 1..65535, was " + port);
+            }
+            Objects.requireNonNull(socket, "socket");
+        }
+    }
+
+    /**
+     * This confinement with more relayed ports.
+     *
+     * @param more the forwards to add
+     * @param perlIfNone the perl to run the relay with when this confinement has none yet
+     * @return the copy, or this when {@code more} is empty
+     */
+    public Confinement forwarding(List<Forward> more, Path perlIfNone) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<Forward> all = new java.util.ArrayList<>(forwards);
+        all.addAll(more);
+        return new Confinement(bwrap, writable, readOnly, home, hidden, network, meterPort, meterSocket,
+                perl != null ? perl : perlIfNone, all);
     }
 
     /**
@@ -75,7 +133,7 @@ public record Confinement(
         ro.addAll(invocation.readOnlyPaths());
         List<Path> rw = new java.util.ArrayList<>(writable);
         rw.addAll(invocation.writablePaths());
-        return new Confinement(bwrap, rw, ro, home, hidden, network, meterPort, meterSocket, perl);
+        return new Confinement(bwrap, rw, ro, home, hidden, network, meterPort, meterSocket, perl, forwards);
     }
 
     /**
@@ -98,7 +156,7 @@ public record Confinement(
             }
         }
         return ro.size() == readOnly.size() && rw.size() == writable.size() ? this
-                : new Confinement(bwrap, rw, ro, home, hidden, network, meterPort, meterSocket, perl);
+                : new Confinement(bwrap, rw, ro, home, hidden, network, meterPort, meterSocket, perl, forwards);
     }
 
     /**

@@ -11,7 +11,9 @@ import dev.harness4j.core.pipeline.RunOutcome;
 import dev.harness4j.core.pipeline.RunStage;
 import dev.harness4j.core.pipeline.RunStore;
 import dev.harness4j.core.pipeline.Slot;
+import dev.harness4j.api.McpServer;
 import dev.harness4j.core.internal.process.Bubblewrap;
+import dev.harness4j.core.internal.process.MeterRelay;
 import dev.harness4j.core.process.Confinement;
 import dev.harness4j.core.process.Sandbox;
 import java.nio.file.Path;
@@ -30,7 +32,8 @@ import java.util.function.Function;
  * /tmp}, no capability, its own PID namespace, and no network but the meter (reached through a
  * relay, the port the meter stage publishes); a stdio MCP server of the run ({@link
  * dev.harness4j.api.McpServer.Stdio}) runs inside too, as the agent's child, with its own paths
- * shown. A stop sends {@code TERM} to the harness's
+ * shown, and an HTTP one on this host's loopback is served at its own address inside through a
+ * relay of its own (the only host address a run reaches besides the meter). A stop sends {@code TERM} to the harness's
  * processes inside and waits the term grace before the sandbox is killed. What confined a run
  * goes to {@code meta.json}'s {@code sandbox}.
  *
@@ -105,8 +108,10 @@ public final class SandboxStage implements RunStage {
         Confinement confinement = sandbox.confine(run.stateDir(), workspace, store.require(RunKeys.SCRATCH_DIR),
                 run.baseline().repo(), store.get(RunKeys.METER_PORT).orElse(null), run.spec().sandboxNetwork(),
                 services.environment(), section).orElse(null);
+        List<MeterRelay> forwards = new ArrayList<>();
         if (confinement != null && run.harness().supportsMcp()) {
             confinement = confinement.including(run.spec().mcpServers()); // stdio servers run inside, as the agent's children
+            confinement = forwardMcp(run, confinement, section, forwards);
         }
         if (confinement != null) {
             store.put(CoreKeys.CONFINEMENT, confinement);
@@ -121,18 +126,61 @@ public final class SandboxStage implements RunStage {
                     + " is the CLI's own login, which must reach its vendor: give the run HOST networking (RunSpec or "
                     + "SandboxStage.Builder.network)");
         }
-        List<String> http = run.spec().mcpServers().stream().filter(m -> m instanceof dev.harness4j.api.McpServer.Http)
-                .map(dev.harness4j.api.McpServer::name).toList();
-        if (confinement != null && !http.isEmpty() && !"host".equals(section.get("network"))) {
-            chain.outcome().note("the sandbox gives this run no network but the meter, so its HTTP MCP servers " + http
-                    + " cannot be reached: give the run HOST networking (RunSpec or SandboxStage.Builder.network), "
-                    + "or give them as stdio servers");
+        List<String> unreachable = run.spec().mcpServers().stream()
+                .filter(m -> m instanceof McpServer.Http h && !loopback(h))
+                .map(McpServer::name).toList();
+        if (confinement != null && !unreachable.isEmpty() && !"host".equals(section.get("network"))) {
+            chain.outcome().note("the sandbox gives this run no network but the meter and this host's loopback MCP "
+                    + "servers, so its HTTP MCP servers " + unreachable + " cannot be reached: give the run HOST "
+                    + "networking (RunSpec or SandboxStage.Builder.network), or give them as stdio servers");
         }
-        RunOutcome out = chain.proceed();
-        if (out.process() != null) {
-            out.section("sandbox", section);
+        try {
+            RunOutcome out = chain.proceed();
+            if (out.process() != null) {
+                out.section("sandbox", section);
+            }
+            return out;
+        } finally {
+            forwards.forEach(MeterRelay::close);
         }
-        return out;
+    }
+
+    /**
+     * For a run without HOST networking: each HTTP MCP server on this host's loopback is served
+     * at its own address inside the sandbox too, through a relay of its own (closed with the run).
+     */
+    private Confinement forwardMcp(RunContext run, Confinement c, Map<String, Object> section, List<MeterRelay> relays) {
+        if (c.network() == SandboxNetwork.HOST || sandbox.perl() == null) {
+            return c;
+        }
+        List<Confinement.Forward> forwards = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (McpServer m : run.spec().mcpServers()) {
+            if (m instanceof McpServer.Http h && loopback(h)) {
+                int port = h.url().getPort() != -1 ? h.url().getPort() : "https".equals(h.url().getScheme()) ? 443 : 80;
+                if (port == c.meterPort() || forwards.stream().anyMatch(f -> f.port() == port)) {
+                    continue; // already served inside
+                }
+                try {
+                    MeterRelay r = MeterRelay.start(port);
+                    relays.add(r);
+                    forwards.add(new Confinement.Forward(port, r.socket()));
+                    names.add(m.name());
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException("could not start the relay to MCP server " + m.name(), e);
+                }
+            }
+        }
+        if (!names.isEmpty()) {
+            section.put("mcp_forwarded", names);
+        }
+        return c.forwarding(forwards, sandbox.perl());
+    }
+
+    /** Whether an HTTP MCP server is on this host's loopback ({@code 127.0.0.1}, {@code localhost}). */
+    private static boolean loopback(McpServer.Http h) {
+        String host = h.url().getHost();
+        return host != null && (host.equals("127.0.0.1") || host.equalsIgnoreCase("localhost"));
     }
 
     @Override

@@ -9,7 +9,6 @@ import dev.harness4j.api.Harness;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.McpServer;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.api.SandboxNetwork;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
@@ -69,14 +68,14 @@ public final class McpCheck {
         Clis.require(harness);
         ScriptedMcpServer mcp = ScriptedMcpServer.create(tmp.resolve("mcp"), REPLY);
         try (ScriptedModelServer server = ScriptedModelServer.start().requireKey(ScriptedProvider.KEY)) {
-            return check(harness, styles, server, tmp, toolName, mcp, mcp.stdio(SERVER), null);
+            return check(harness, styles, server, tmp, toolName, mcp, mcp.stdio(SERVER));
         }
     }
 
     /**
      * The same check with the scripted MCP server on streamable HTTP ({@link ScriptedMcpHttp}, on
-     * this host's loopback), given to the run as an {@link McpServer.Http}; the run gets {@link
-     * SandboxNetwork#HOST}, since a sandbox's own network reaches only the meter.
+     * this host's loopback), given to the run as an {@link McpServer.Http}, on the runner's default
+     * network: a confined run reaches it through the sandbox's relay, at its own address.
      *
      * @param harness the adapter
      * @param styles the API styles the scripted provider declares for it
@@ -89,12 +88,12 @@ public final class McpCheck {
         ScriptedMcpServer mcp = ScriptedMcpServer.create(tmp.resolve("mcp"), REPLY);
         try (ScriptedModelServer server = ScriptedModelServer.start().requireKey(ScriptedProvider.KEY);
                 ScriptedMcpHttp http = mcp.startHttp()) {
-            return check(harness, styles, server, tmp, toolName, mcp, http.server(SERVER), SandboxNetwork.HOST);
+            return check(harness, styles, server, tmp, toolName, mcp, http.server(SERVER));
         }
     }
 
     private static RunRecord check(Harness harness, Set<ApiStyle> styles, ScriptedModelServer server, Path tmp,
-            String toolName, ScriptedMcpServer mcp, McpServer given, SandboxNetwork network) {
+            String toolName, ScriptedMcpServer mcp, McpServer given) {
         String model = harness.id() + "-mcp";
         String note = "scripted note for " + harness.id() + " #4711";
         String reply = REPLY;
@@ -108,7 +107,7 @@ public final class McpCheck {
             RunSpec spec = RunSpec.builder(harness.id(), ScriptedProvider.NAME).model(model)
                     .prompt("Record a note with the probe tool.").baseline(baseline)
                     .limits(new Limits(Duration.ofSeconds(120), Duration.ofSeconds(240), null))
-                    .sandboxNetwork(network).mcpServer(given).build();
+                    .mcpServer(given).build();
             boolean confinable = SandboxStage.builder().build().problem(true, null).isEmpty();
             try (HarnessRunner runner = HarnessRunner.builder().stateDir(tmp.resolve("state")).runnerEnvironment(env)
                     .registry(HarnessRegistry.builder().add(harness).build())
@@ -124,6 +123,7 @@ public final class McpCheck {
                         + "; MCP messages: " + mcp.methods() + "; meta: " + meta.toPrettyString();
                 if (confinable) {
                     assertThat(meta.path("sandbox").path("mode").asText()).as("the run was confined").isEqualTo("bubblewrap");
+                    assertThat(meta.path("sandbox").path("network").asText()).isEqualTo("meter-only");
                 }
                 assertThat(turns).as(seen).isNotEmpty();
                 assertThat(turns.get(0).tools()).as(seen).contains(toolName);

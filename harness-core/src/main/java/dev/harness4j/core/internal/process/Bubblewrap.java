@@ -34,7 +34,9 @@ import java.util.concurrent.TimeUnit;
  * UTS namespaces, killed with its parent; without {@link SandboxNetwork#HOST}, a network
  * namespace with only loopback, where {@code 127.0.0.1:<meter port>} is served by a small Perl
  * relay ({@code meter-relay.pl}: it listens before it execs the harness, so nothing waits for it)
- * forwarding each connection over a Unix socket to the metering proxy outside. The run marker in
+ * forwarding each connection over a Unix socket to the metering proxy outside (and so, chained, for
+ * each of the confinement's {@link Confinement#forwards()}: a host loopback port such as a run's
+ * HTTP MCP server, reached at the same address inside). The run marker in
  * the environment stays visible to the host's {@code /proc} scan, which sees the real pids.
  */
 public final class Bubblewrap {
@@ -75,6 +77,9 @@ public final class Bubblewrap {
         if (c.relays()) {
             mount(cmd, "--bind", c.meterSocket().toAbsolutePath(), Path.of(Confinement.INNER_SOCKET));
         }
+        for (int i = 0; i < c.forwards().size(); i++) {
+            mount(cmd, "--bind", c.forwards().get(i).socket().toAbsolutePath(), Path.of(innerForwardSocket(i)));
+        }
         for (Path p : remountRo) { // empty and read-only: writing there fails visibly
             mount(cmd, "--remount-ro", p);
         }
@@ -90,8 +95,17 @@ public final class Bubblewrap {
             cmd.addAll(List.of(c.perl().toString(), "-e", RELAY_SCRIPT, "--", Integer.toString(c.meterPort()),
                     Confinement.INNER_SOCKET));
         }
+        for (int i = 0; i < c.forwards().size(); i++) { // each relay listens, then execs the next
+            cmd.addAll(List.of(c.perl().toString(), "-e", RELAY_SCRIPT, "--",
+                    Integer.toString(c.forwards().get(i).port()), innerForwardSocket(i)));
+        }
         cmd.addAll(argv);
         return cmd;
+    }
+
+    /** Where the socket of the i-th forward appears inside the sandbox (in its private {@code /tmp}). */
+    static String innerForwardSocket(int i) {
+        return "/tmp/.harness4j-forward-" + i + ".sock";
     }
 
     /** {@code /usr} read-only, and {@code /bin}, {@code /lib*}, {@code /sbin} as symlinks (merged usr) or read-only. */

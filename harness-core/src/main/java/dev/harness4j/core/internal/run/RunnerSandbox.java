@@ -228,6 +228,11 @@ public final class RunnerSandbox implements AutoCloseable {
         }
     }
 
+    /** The {@code perl} that runs the relays inside a sandbox, or null when there is none. */
+    public Path perl() {
+        return perl;
+    }
+
     /** The setting's name in meta.json. */
     public String modeName() {
         return mode.name().toLowerCase(Locale.ROOT);
