@@ -133,6 +133,22 @@ public interface Harness {
     }
 
     /**
+     * The ACP session harness-core drives for this run instead of running {@link #prepare}'s
+     * process with a closed stdin, or empty (the default) for a CLI run as one process. Pure, like
+     * {@link #prepare}: it describes the agent's launch and the permission policy, and harness-core
+     * does all the I/O ({@link AcpSession} says what it sends). An adapter that returns one makes
+     * {@link #prepare} return the same {@link AcpSession#launch()} and reads the session's
+     * JSON-RPC output in {@link #interpret} and {@link #trajectory}.
+     *
+     * @param context the run's context
+     * @return the session to drive, or empty when the CLI is run as one process
+     * @throws HarnessException when the context cannot be served; nothing has started then
+     */
+    default Optional<AcpSession> acpSession(HarnessContext context) {
+        return Optional.empty();
+    }
+
+    /**
      * Whether this adapter gives its CLI the run's MCP servers ({@link RunSpec#mcpServers()}): it
      * writes each {@link HarnessContext#mcpServers() server} into the CLI's own per-run
      * configuration (a file in the scratch dir or its flags, never the user's), for both {@link
