@@ -33,6 +33,9 @@ final class OutputTail implements Runnable {
     static final int EVENT_LINE_MAX_BYTES = ProcessSupervisor.EVENT_LINE_MAX_BYTES;
     static final int LINE_BUFFER_MAX_BYTES = ProcessSupervisor.LINE_BUFFER_MAX_BYTES;
 
+    /** The longest line handed to a line consumer whole, in bytes (64 MiB); the rest of a longer one is dropped. */
+    static final int LINE_MAX_BYTES = 64 * 1024 * 1024;
+
     private static final int READ_BYTES = 64 * 1024;
     private static final int INITIAL_LINE_BYTES = 8 * 1024;
     private static final int SHRINK_ABOVE_BYTES = 256 * 1024;
@@ -45,6 +48,8 @@ final class OutputTail implements Runnable {
     private final Redactor redactor;
     private final HarnessListener listener;
     private final Runnable onActivity;
+    private final java.util.function.Consumer<String> lines;
+    private java.io.ByteArrayOutputStream whole;
     private final CountDownLatch done = new CountDownLatch(1);
 
     private byte[] buf = new byte[INITIAL_LINE_BYTES];
@@ -61,6 +66,13 @@ final class OutputTail implements Runnable {
 
     OutputTail(String runId, HarnessEvent.Stream stream, InputStream in, OutputStream raw, Transcript transcript,
             Redactor redactor, HarnessListener listener, Runnable onActivity) {
+        this(runId, stream, in, raw, transcript, redactor, listener, onActivity, null);
+    }
+
+    /** A tail that also hands each whole line (at most {@link #LINE_MAX_BYTES}) to {@code lines}, or none when null. */
+    OutputTail(String runId, HarnessEvent.Stream stream, InputStream in, OutputStream raw, Transcript transcript,
+            Redactor redactor, HarnessListener listener, Runnable onActivity, java.util.function.Consumer<String> lines) {
+        this.lines = lines;
         this.runId = runId;
         this.stream = stream;
         this.in = in;
@@ -169,6 +181,14 @@ final class OutputTail implements Runnable {
             pieces = true;
         }
         transcript.piece(text, 0, text.length);
+        if (lines != null) {
+            if (whole == null) {
+                whole = new java.io.ByteArrayOutputStream();
+            }
+            if (whole.size() + text.length <= LINE_MAX_BYTES) {
+                whole.write(text, 0, text.length);
+            }
+        }
         int rest = r.length() - cut;
         System.arraycopy(r.bytes(), cut, buf, 0, rest);
         len = rest;
@@ -211,6 +231,9 @@ final class OutputTail implements Runnable {
         if (firstLine == null) {
             firstLine = eventText;
         }
+        if (lines != null) {
+            deliver(text);
+        }
         emit(new HarnessEvent.OutputLine(runId, Instant.now(), stream, eventText, truncated, activity));
 
         len = 0;
@@ -220,6 +243,24 @@ final class OutputTail implements Runnable {
         crc.reset();
         if (buf.length > SHRINK_ABOVE_BYTES) {
             buf = new byte[INITIAL_LINE_BYTES];
+        }
+    }
+
+    private void deliver(byte[] text) {
+        String line;
+        if (whole != null) {
+            if (whole.size() + text.length <= LINE_MAX_BYTES) {
+                whole.write(text, 0, text.length);
+            }
+            line = whole.toString(StandardCharsets.UTF_8);
+            whole = null;
+        } else {
+            line = new String(text, StandardCharsets.UTF_8);
+        }
+        try {
+            lines.accept(line);
+        } catch (RuntimeException e) {
+            log.warn("run {}: the conversation failed on a {} line; going on", runId, stream, e);
         }
     }
 

@@ -46,6 +46,8 @@ import java.util.Set;
  * @param scope the state dir's {@link RunMarker#scopeOf scope}, carried as {@link
  *     RunMarker#SCOPE_ENV} beside the run id, so that stopping the run spares a run of the same id
  *     under another state dir; null (the builder's default) marks by run id alone
+ * @param conversation the exchange over stdin and stdout the process is driven by (stdin then stays
+ *     open and {@link Invocation#stdin()} is ignored), or null (the default) for none
  */
 public record ProcessRequest(
         String runId,
@@ -59,7 +61,8 @@ public record ProcessRequest(
         Set<String> secrets,
         HarnessListener listener,
         Confinement confinement,
-        String scope) {
+        String scope,
+        Conversation conversation) {
 
     /** The longest run id accepted; it travels in every process's environment. */
     public static final int MAX_RUN_ID_LENGTH = 200;
@@ -111,6 +114,7 @@ public record ProcessRequest(
         private HarnessListener listener = HarnessListener.NONE;
         private Confinement confinement;
         private String scope;
+        private Conversation conversation;
 
         private Builder(String runId, Invocation invocation, Path dir) {
             this.runId = Objects.requireNonNull(runId, "runId");
@@ -141,9 +145,12 @@ public record ProcessRequest(
          */
         public Builder scope(String v) { this.scope = v; return this; }
 
+        /** Drives the process over its stdin and stdout ({@link Conversation}); null (the default) for none. */
+        public Builder conversation(Conversation v) { this.conversation = v; return this; }
+
         public ProcessRequest build() {
             return new ProcessRequest(runId, invocation, scratchDir, baseEnvironment, stdoutFile, stderrFile,
-                    transcriptFile, limits, secrets, listener, confinement, scope);
+                    transcriptFile, limits, secrets, listener, confinement, scope, conversation);
         }
     }
 }

@@ -28,6 +28,9 @@ final class Supervision {
     /** How long a confined run's sandbox gets to vanish by itself before the sweep signals what is left. */
     private static final Duration SANDBOX_SETTLE = Duration.ofMillis(500);
 
+    /** How long a stopped run's conversation may wait for the process to acknowledge a cancel. */
+    private static final Duration CANCEL_WAIT = Duration.ofSeconds(3);
+
     private final ProcessRequest request;
     private final ActiveRun active;
     private final Duration termGrace;
@@ -95,7 +98,8 @@ final class Supervision {
         ProcessBuilder pb = new ProcessBuilder(Launch.command(setsid, request)).directory(inv.workingDir().toFile());
         pb.environment().clear();
         pb.environment().putAll(env);
-        if (inv.stdin() == null) {
+        Conversation conversation = request.conversation();
+        if (inv.stdin() == null && conversation == null) {
             pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         }
         Process p;
@@ -117,22 +121,34 @@ final class Supervision {
         secrets.addAll(inv.secretValues());
         Redactor redactor = Redactor.of(secrets);
         OutputTail stdout = new OutputTail(request.runId(), HarnessEvent.Stream.STDOUT, p.getInputStream(), out,
-                transcript, redactor, request.listener(), active.guard::activity);
+                transcript, redactor, request.listener(), active.guard::activity,
+                conversation == null ? null : conversation::line);
         OutputTail stderr = new OutputTail(request.runId(), HarnessEvent.Stream.STDERR, p.getErrorStream(), err,
                 transcript, redactor, request.listener(), active.guard::activity);
         thread("stdout", stdout).start();
         thread("stderr", stderr).start();
-        if (inv.stdin() != null) {
+        if (conversation != null) {
+            try {
+                conversation.start(p.getOutputStream());
+            } catch (IOException | RuntimeException e) {
+                log.debug("run {}: the conversation could not start: {}", request.runId(), e.toString());
+            }
+        } else if (inv.stdin() != null) {
             thread("stdin", () -> writeStdin(p)).start();
         }
         p.onExit().thenRun(active.guard::wake);
 
-        Termination stopped = watch(p);
+        Termination stopped = watch(p, conversation);
         if (stopped == null) {
             stopped = active.guard.seal(); // a stop that raced the exit is honoured; later ones are refused
         }
+        if (stopped != null && conversation != null) {
+            conversation.cancel(termGrace.compareTo(CANCEL_WAIT) < 0 ? termGrace : CANCEL_WAIT);
+        }
         if (stopped != null) {
             log.info("run {}: stopping pid {}: {}", request.runId(), pid, stopped.reason());
+            RunMarker.stop(request.runId(), request.scope(), pid, startTicks, termGrace, sparedFromTerm());
+        } else if (conversation != null && p.isAlive()) { // its conversation is over: the process has lingered long enough
             RunMarker.stop(request.runId(), request.scope(), pid, startTicks, termGrace, sparedFromTerm());
         }
         awaitExit(p);
@@ -178,11 +194,25 @@ final class Supervision {
         return pid -> ProcessHandle.of(pid).flatMap(h -> h.info().command()).map(exe::equals).orElse(false);
     }
 
-    /** Waits for the process to exit or a stop to be decided; returns the stop, or null on exit. */
-    private Termination watch(Process p) {
+    /**
+     * Waits for the process to exit (or, with a conversation, for it to finish and the process to
+     * linger no longer than {@link Conversation#LINGER_MILLIS}) or a stop to be decided; returns the
+     * stop, or null on exit.
+     */
+    private Termination watch(Process p, Conversation conversation) {
+        long lingerUntil = 0;
         while (true) {
             if (!p.isAlive()) {
                 return null;
+            }
+            if (conversation != null && conversation.finished()) {
+                long now = System.nanoTime();
+                if (lingerUntil == 0) {
+                    lingerUntil = now + TimeUnit.MILLISECONDS.toNanos(Conversation.LINGER_MILLIS);
+                } else if (now - lingerUntil >= 0) {
+                    log.debug("run {}: the conversation is over and pid {} still runs; ending it", request.runId(), p.pid());
+                    return null;
+                }
             }
             Termination t = active.guard.check();
             if (t != null) {

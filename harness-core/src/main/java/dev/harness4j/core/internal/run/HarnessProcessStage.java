@@ -1,5 +1,6 @@
 package dev.harness4j.core.internal.run;
 
+import dev.harness4j.api.AcpSession;
 import dev.harness4j.api.Execution;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessEvent;
@@ -9,6 +10,7 @@ import dev.harness4j.api.Outcome;
 import dev.harness4j.api.Outcomes;
 import dev.harness4j.api.Termination;
 import dev.harness4j.core.RunRecord;
+import dev.harness4j.core.internal.acp.AcpClient;
 import dev.harness4j.core.internal.workspace.CapturedChanges;
 import dev.harness4j.core.internal.workspace.Workspace;
 import dev.harness4j.core.pipeline.RunChain;
@@ -25,7 +27,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The terminal stage: the adapter's {@code prepare} (pure), the supervised harness process (its
+ * The terminal stage: the adapter's {@code prepare} (pure) — or, for an ACP agent, its {@code
+ * acpSession}, driven over the agent's stdio by an {@link AcpClient} — the supervised harness process (its
  * whole tree stopped by the guard), the changes git captured, and the adapter's {@code
  * interpret} (pure) with the guard's verdict imposed. Publishes what the process did for the
  * trajectory; a bail accepted while the process was exiting by itself still ends the run bailed.
@@ -71,7 +74,8 @@ public final class HarnessProcessStage implements RunStage {
         RunSecrets secrets = store.require(RunKeys.SECRETS);
         Workspace ws = store.require(CoreKeys.WORKSPACE);
         HarnessContext ctx = context(chain);
-        Invocation invocation = run.harness().prepare(ctx);
+        java.util.Optional<AcpSession> acp = run.harness().acpSession(ctx);
+        Invocation invocation = acp.isPresent() ? acp.get().launch() : run.harness().prepare(ctx);
         secrets.addAll(invocation.secretValues());
         if (chain.bailed()) {
             out.abort(RunRecord.Stage.PREPARE, HarnessResult.builder(Outcome.BAILED, run.model())
@@ -92,6 +96,8 @@ public final class HarnessProcessStage implements RunStage {
                 .secrets(secrets.values())
                 .listener(store.get(CoreKeys.EVENTS).map(e -> (dev.harness4j.api.HarnessListener) e)
                         .orElse(dev.harness4j.api.HarnessListener.NONE))
+                .conversation(acp.map(session -> new AcpClient(run.runId(), session, ctx.workspace(), ctx.prompt(),
+                        ctx.mcpServers(), AcpClient.HANDSHAKE_TIMEOUT)).orElse(null))
                 .build());
         services.processEnded().accept(run.runId());
         out.process(process);
