@@ -124,7 +124,8 @@ public final class HarnessChecks {
     /**
      * {@code prepare} is pure and complete: it writes no file under {@code root} (the workspace and
      * scratch directory live there), starts no process, passes the prompt and the model (in argv,
-     * stdin, the environment or a file it asks for) and puts no secret in argv.
+     * stdin, the environment or a file it asks for; an ACP agent's prompt goes in {@code
+     * session/prompt} instead) and puts no secret in argv.
      *
      * @param harness the adapter under test
      * @param root a directory holding {@code context}'s workspace and scratch directory
@@ -148,7 +149,9 @@ public final class HarnessChecks {
                 + " pass it with Invocation.Builder.secretEnv");
         String everything = argv + "\n" + inv.stdinText().orElse("") + "\n" + String.join("\n", inv.files().values())
                 + "\n" + String.join("\n", inv.environment().values());
-        require(everything.contains(context.prompt()), "the prompt reaches the CLI nowhere (argv, stdin, env, files)");
+        // an ACP agent gets the prompt in session/prompt, which harness-core sends
+        boolean acp = harness.acpSession(context).isPresent();
+        require(acp || everything.contains(context.prompt()), "the prompt reaches the CLI nowhere (argv, stdin, env, files)");
         require(!usesModel || everything.contains(context.model()), "the model '" + context.model()
                 + "' reaches the CLI nowhere (argv, stdin, env, files)");
         return inv;
