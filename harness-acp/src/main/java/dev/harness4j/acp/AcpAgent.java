@@ -24,10 +24,13 @@ import java.util.Set;
  * @param keyEnv the variable that carries the provider's key (kept secret), or {@code null}
  * @param noKey the value {@code keyEnv} gets when the provider has no key, or {@code null} to leave it unset
  * @param files files written below the run's scratch dir: text, or a JSON value written as JSON
+ * @param stopAfterRateLimits how many 429s in a row stop a metered run ({@link
+ *     dev.harness4j.api.Harness#stopAfterRateLimits()}), 0 for never: for an agent that keeps
+ *     retrying a rate limit longer than the endpoint's {@code Retry-After} asks
  */
 public record AcpAgent(String id, String name, String binary, List<String> args, String version, String install,
         Set<ApiStyle> apiStyles, List<String> removeEnv, Map<String, String> env, String keyEnv, String noKey,
-        Map<String, JsonNode> files) {
+        Map<String, JsonNode> files, int stopAfterRateLimits) {
 
     /**
      * Checks the row and copies its collections.
@@ -55,6 +58,9 @@ public record AcpAgent(String id, String name, String binary, List<String> args,
         removeEnv = List.copyOf(removeEnv);
         env = Map.copyOf(env);
         files = Map.copyOf(files);
+        if (stopAfterRateLimits < 0) {
+            throw new IllegalArgumentException("stop_after_rate_limits must be 0 (never) or more, was " + stopAfterRateLimits);
+        }
     }
 
     /**

@@ -116,6 +116,12 @@ public class AcpHarness implements Harness {
         return Optional.of(AcpTrajectory.of(execution));
     }
 
+    /** The agent row's {@code stop_after_rate_limits}. */
+    @Override
+    public int stopAfterRateLimits() {
+        return agent.stopAfterRateLimits();
+    }
+
     /** True: the run's MCP servers go in {@code session/new}'s {@code mcpServers}. */
     @Override
     public boolean supportsMcp() {
