@@ -61,6 +61,11 @@ abstract class AcpEndToEndCheck {
     /** How many requests the agent makes at an endpoint that keeps failing, at most (the scenario scripts more). */
     abstract int attempts();
 
+    /** The scripted step that writes {@code hello.txt}: the agent's file-writing tool by default. */
+    Scenario.Builder writeHello(Scenario.Builder s) {
+        return s.writeFile("hello.txt", "hello from acp\n");
+    }
+
     @BeforeAll
     void startServer() {
         server = ScriptedModelServer.start().requireKey(ScriptedProvider.KEY);
@@ -81,8 +86,7 @@ abstract class AcpEndToEndCheck {
     @Test
     void writesTheFileWithTheScriptedTokensMeasuredOnTheWire() throws Exception {
         String model = "acp-write";
-        server.script(model, Scenario.builder()
-                .writeFile("hello.txt", "hello from acp\n").usage(100, 20, 30, 0)
+        server.script(model, writeHello(Scenario.builder()).usage(100, 20, 30, 0)
                 .say("Wrote hello.txt.").usage(110, 5, 0, 0)
                 .build());
 
@@ -93,7 +97,7 @@ abstract class AcpEndToEndCheck {
         assertThat(Files.readString(run.record.resultDir().resolve("diff.patch"))).contains("+hello from acp");
         JsonNode tokens = run.meta.path("tokens");
         assertThat(tokens.path("source").asText()).as(run.describe()).isEqualTo("metered");
-        assertThat(tokens.path("input").asLong()).isEqualTo(100 + 110);
+        assertThat(tokens.path("input").asLong()).as(run.describe()).isEqualTo(100 + 110);
         assertThat(tokens.path("output").asLong()).isEqualTo(20 + 5);
         assertThat(tokens.path("cache_read").asLong()).isEqualTo(30);
         assertThat(run.meta.path("served_model").path("answered")).extracting(JsonNode::asText).containsExactly(model);
@@ -193,7 +197,9 @@ abstract class AcpEndToEndCheck {
     /** One finished run as the test reads it. */
     record Run(RunRecord record, JsonNode meta, List<RecordedRequest> requests, List<String> stdout, List<String> stderr) {
         String describe() {
-            return meta.toPrettyString() + "\nstdout:\n" + String.join("\n", stdout) + "\nstderr (tail):\n"
+            return meta.toPrettyString() + "\nrequests:\n" + requests.stream()
+                    .map(r -> r.path() + " ..." + r.body().substring(Math.max(0, r.body().lastIndexOf("\"role\":\"user\""))).substring(0, 300))
+                    .collect(java.util.stream.Collectors.joining("\n")) + "\nstdout:\n" + String.join("\n", stdout) + "\nstderr (tail):\n"
                     + String.join("\n", stderr.subList(Math.max(0, stderr.size() - 10), stderr.size()));
         }
     }
