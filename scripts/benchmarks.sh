@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 names=("$@")
-ALL=(overhead isolation supervisor sandbox sandbox-cli queue summary metrics report server matrix meter claude pg cli-start serve)
+ALL=(overhead isolation supervisor sandbox sandbox-cli queue summary metrics report server matrix meter claude pg cli-start serve acp)
 [ ${#names[@]} -gt 0 ] || names=("${ALL[@]}")
 for n in "${names[@]}"; do
   case " ${ALL[*]} " in *" $n "*) ;;
@@ -19,7 +19,7 @@ for n in "${names[@]}"; do
   esac
 done
 bash scripts/install-clis.sh
-MODULES=harness-core,harness-bench,harness-testkit,harness-postgres,harness-cli,examples/app
+MODULES=harness-core,harness-bench,harness-testkit,harness-postgres,harness-cli,examples/app,harness-acp
 echo "[benchmarks] building $MODULES and writing their test class paths" >&2
 mvn -B -q -pl "$MODULES" -am test-compile dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/benchmark.classpath ${HARNESS4J_MVN_ARGS:-}
@@ -49,6 +49,7 @@ for n in "${names[@]}"; do
       # the installed command's start: the distribution (scripts/dist.sh builds it when stale)
       cli-start)  run harness-cli dev.harness4j.cli.benchmarks.CliStartBenchmark 2 "$(bash scripts/dist.sh)" ;;
       serve)      run harness-cli dev.harness4j.cli.benchmarks.ServePageBenchmark 50 1 ;;
+      acp)        run harness-acp dev.harness4j.acp.benchmarks.AcpVsNativeBenchmark 1 ;;
     esac
     continue
   fi
@@ -76,5 +77,7 @@ for n in "${names[@]}"; do
     cli-start)  run harness-cli dev.harness4j.cli.benchmarks.CliStartBenchmark 10 "$(bash scripts/dist.sh)" "$(pwd)" ;;
     # the live view's bench page of 5,000 runs in headless Chromium (target: <= 1 s)
     serve)      run harness-cli dev.harness4j.cli.benchmarks.ServePageBenchmark 5000 5 ;;
+    # acp:gemini (gemini --acp driven over JSON-RPC) against the native gemini adapter (target: <= 1.10)
+    acp)        run harness-acp dev.harness4j.acp.benchmarks.AcpVsNativeBenchmark 10 ;;
   esac
 done
