@@ -77,6 +77,7 @@ class PublicSurfaceTest {
         assertThat(publicTypes.stream().filter(n -> n.startsWith("dev.harness4j.core.process.")))
                 .as("the process package: what other modules use (bubblewrap's command line and the meter relay are"
                         + " internal)").containsExactlyInAnyOrder("dev.harness4j.core.process.Confinement",
+                        "dev.harness4j.core.process.Conversation",
                         "dev.harness4j.core.process.ProcessOutcome", "dev.harness4j.core.process.ProcessRequest",
                         "dev.harness4j.core.process.ProcessSupervisor", "dev.harness4j.core.process.RunEnvironment",
                         "dev.harness4j.core.process.RunMarker",

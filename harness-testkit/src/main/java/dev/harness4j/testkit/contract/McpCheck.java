@@ -94,7 +94,7 @@ public final class McpCheck {
 
     private static RunRecord check(Harness harness, Set<ApiStyle> styles, ScriptedModelServer server, Path tmp,
             String toolName, ScriptedMcpServer mcp, McpServer given) {
-        String model = harness.id() + "-mcp";
+        String model = harness.id().replace(':', '-') + "-mcp"; // a model id that is safe in a URL path (acp:gemini)
         String note = "scripted note for " + harness.id() + " #4711";
         String reply = REPLY;
         server.script(model, Scenario.builder()
