@@ -93,7 +93,12 @@ public final class BenchReport {
         List<String> cols = new ArrayList<>(List.of("#", "harness", "model", "passed", "pass rate", "95% CI"));
         List<Integer> ks = SummaryFormat.shownK(maxK);
         ks.forEach(k -> cols.add("pass@" + k));
-        cols.addAll(List.of("mean reward", "median time", "tokens in/out", "cost", "cost per pass", "not passed"));
+        boolean named = RewardText.any(m.leaderboard());
+        cols.add("mean reward");
+        if (named) {
+            cols.add("rewards per metric");
+        }
+        cols.addAll(List.of("median time", "tokens in/out", "cost", "cost per pass", "not passed"));
         cols.forEach(h -> sb.append("<th onclick=\"sortBy(this)\">").append(esc(h)).append("</th>"));
         sb.append("</tr></thead><tbody>");
         int rank = 1;
@@ -109,6 +114,9 @@ public final class BenchReport {
             }
             sb.append(t.meanReward() == null ? num(-1, "-") : num(t.meanReward(), String.format(Locale.ROOT, "%.2f (%d measured)",
                     t.meanReward(), t.rewardMeasured())));
+            if (named) {
+                sb.append(td(RewardText.means(t.rewards(), t.runs())));
+            }
             sb.append(num(t.medianDurationMs() == null ? -1 : t.medianDurationMs(), SummaryFormat.duration(t.medianDurationMs())));
             sb.append(t.tokensIn() == null ? unmeasured() : num(t.tokensIn(), t.tokensIn() + "/" + t.tokensOut()
                     + " (" + t.tokensMeasured() + "/" + t.runs() + " measured)"));
@@ -121,10 +129,11 @@ public final class BenchReport {
         sb.append("</tbody></table>");
         if (!m.references().isEmpty()) { // nop and oracle check the verifiers; never ranked
             sb.append("<h2>References (not ranked: they check the verifiers)</h2><table id=\"references\"><thead><tr>"
-                    + "<th>harness</th><th>passed</th><th>not passed</th></tr></thead><tbody>");
+                    + "<th>harness</th><th>passed</th><th>rewards per metric</th><th>not passed</th></tr></thead><tbody>");
             for (BenchMetrics.ComboMetrics x : m.references()) {
                 Metrics t = x.metrics();
                 sb.append("<tr>").append(td(x.harness())).append(num(t.passed(), t.passed() + "/" + t.runs()))
+                        .append(td(RewardText.means(t.rewards(), t.runs())))
                         .append(td(t.errorClasses().isEmpty() ? "-" : t.errorClasses().toString())).append("</tr>");
             }
             sb.append("</tbody></table>");
@@ -166,6 +175,12 @@ public final class BenchReport {
         row(sb, "outcome", r.outcome() + (r.reason() == null ? "" : " (" + r.reason() + ")"));
         row(sb, "verify", r.verifyStatus() == null ? "-" : r.verifyStatus()
                 + (r.reward() == null ? "" : String.format(Locale.ROOT, ", reward %.2f", r.reward())));
+        if (!r.rewards().isEmpty()) {
+            sb.append("<tr><th>rewards</th><td><table id=\"rewards\"><tbody>");
+            r.rewards().forEach((name, v) -> sb.append("<tr><td>").append(esc(name)).append("</td>")
+                    .append(num(v, RewardText.two(v))).append("</tr>"));
+            sb.append("</tbody></table></td></tr>");
+        }
         row(sb, "duration", SummaryFormat.duration(r.durationMs()));
         row(sb, "tokens in/out", SummaryFormat.tokens(r));
         row(sb, "cost", SummaryFormat.cost(r));

@@ -31,7 +31,8 @@ import java.util.stream.Stream;
  *   "setup": "sh \"$TASK_DIR/setup.sh\"",      // builds the repository in an empty dir; or:
  *   "baseline": {"repo": "../../repos/calc", "ref": "main"},   // relative to the task dir
  *   "limits": {"max_runtime_seconds": 300, "inactivity_timeout_seconds": 120, "max_turns": 30},
- *   "verify": {"command": "python3 verify/test_calc.py", "timeout_seconds": 60, "files": "verify"},
+ *   "verify": {"command": "python3 verify/test_calc.py", "timeout_seconds": 60, "files": "verify",
+ *              "primary_metric": "tests", "pass_reward": 1.0},    // both optional: see TaskVerify
  *   "solution": "solution/solve.sh",           // or {"command": "..."}: what the oracle runs
  *   "tags": ["python"]
  * }
@@ -61,7 +62,8 @@ public final class TaskSuite {
     private static final Set<String> SOLUTION_FIELDS = Set.of("command");
     private static final Set<String> BASELINE_FIELDS = Set.of("repo", "ref");
     private static final Set<String> LIMIT_FIELDS = Set.of("max_runtime_seconds", "inactivity_timeout_seconds", "max_turns");
-    private static final Set<String> VERIFY_FIELDS = Set.of("command", "timeout_seconds", "files");
+    private static final Set<String> VERIFY_FIELDS = Set.of("command", "timeout_seconds", "files", "primary_metric",
+            "pass_reward");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String id;
@@ -191,6 +193,20 @@ public final class TaskSuite {
             String command = text(v, "command", own);
             Long timeout = positive(v, "timeout_seconds", own);
             String files = text(v, "files", own);
+            String primary = text(v, "primary_metric", own);
+            Double passReward = null;
+            JsonNode pr = v.get("pass_reward");
+            if (pr != null && !pr.isNull()) {
+                if (!pr.isNumber() || pr.doubleValue() < 0 || pr.doubleValue() > 1) {
+                    own.add("\"verify.pass_reward\" must be a number in [0, 1], was " + pr);
+                } else {
+                    passReward = pr.doubleValue();
+                }
+            }
+            if (primary != null && primary.isBlank()) {
+                own.add("\"verify.primary_metric\" is blank: name a metric the verifier writes, or leave it out");
+                primary = null;
+            }
             Path filesDir = null;
             if (files != null) {
                 filesDir = dir.resolve(files).normalize();
@@ -203,8 +219,8 @@ public final class TaskSuite {
             if (command == null || command.isBlank()) {
                 own.add("no verify command: add \"verify\": {\"command\": \"...\"}");
             } else {
-                verify = new TaskVerify(command, timeout == null ? TaskVerify.DEFAULT_TIMEOUT : Duration.ofSeconds(timeout),
-                        filesDir);
+                verify = TaskVerify.builder(command).timeout(timeout == null ? TaskVerify.DEFAULT_TIMEOUT
+                        : Duration.ofSeconds(timeout)).files(filesDir).primaryMetric(primary).passReward(passReward).build();
             }
         }
         TaskSolution solution = solution(dir, n.get("solution"), own);
