@@ -38,6 +38,11 @@ import java.util.stream.Stream;
  * }
  * }</pre>
  *
+ * <p>A sub-directory with a {@code task.toml} instead is a task in Harbor's format, read as it is
+ * ({@link HarborTasks}: {@code instruction.md}, {@code tests/test.sh}, {@code solution/solve.sh},
+ * {@code environment/}); a suite may mix both, and a directory that is one Harbor task is a suite
+ * of that task.
+ *
  * <p>{@code verify.files} (default {@code verify} when that directory exists) is copied into the
  * workspace only after the agent has finished. {@code solution} is the task's reference solution
  * ({@link TaskSolution}): a shell script file inside the task dir, or inline commands; it is
@@ -90,8 +95,8 @@ public final class TaskSuite {
     }
 
     /**
-     * Reads a suite from a directory: each sub-directory with a {@code task.json} is a task; the
-     * suite's id is the directory's name.
+     * Reads a suite from a directory: each sub-directory with a {@code task.json} (or a Harbor
+     * {@code task.toml}) is a task; the suite's id is the directory's name.
      *
      * @throws BenchPlanException listing every problem of every task
      */
@@ -108,13 +113,19 @@ public final class TaskSuite {
             throw new BenchPlanException(List.of("the suite directory " + root + " cannot be read (" + e
                     + "): give a directory with one sub-directory per task"));
         }
+        if (Files.isRegularFile(root.resolve(HarborTasks.TASK_FILE))) {
+            taskDirs = List.of(root); // one Harbor task given by itself: a suite of one
+        }
         for (Path t : taskDirs) {
             if (Files.isRegularFile(t.resolve(TASK_FILE))) {
                 loadTask(t, problems).ifPresent(tasks::add);
+            } else if (Files.isRegularFile(t.resolve(HarborTasks.TASK_FILE))) {
+                HarborTasks.load(t, problems).ifPresent(tasks::add);
             }
         }
         if (tasks.isEmpty() && problems.isEmpty()) {
-            problems.add("the suite " + root + " has no task: add a sub-directory with a " + TASK_FILE);
+            problems.add("the suite " + root + " has no task: add a sub-directory with a " + TASK_FILE + " (or a Harbor"
+                    + " task's " + HarborTasks.TASK_FILE + ")");
         }
         duplicates(tasks, problems);
         if (!problems.isEmpty()) {
