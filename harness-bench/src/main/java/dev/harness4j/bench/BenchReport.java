@@ -59,6 +59,17 @@ public final class BenchReport {
      */
     public static Path write(Path resultsDir, List<ResultRow> rows, BenchMetrics metrics, BenchComparison comparison,
             Path dir) {
+        return write(resultsDir, rows, metrics, comparison, null, dir);
+    }
+
+    /**
+     * Writes the report of a {@link SuiteCheck}'s runs, its findings first (which task's verifier
+     * accepts the untouched repository, which reference solution does not pass, ...).
+     *
+     * @param check the check whose runs {@code rows} are, or {@code null} for none
+     */
+    public static Path write(Path resultsDir, List<ResultRow> rows, BenchMetrics metrics, BenchComparison comparison,
+            SuiteCheckReport check, Path dir) {
         try {
             Path runs = Files.createDirectories(dir.resolve("runs"));
             Map<String, List<Integer>> byCell = new LinkedHashMap<>();
@@ -75,7 +86,7 @@ public final class BenchReport {
                 }
             });
             Path index = dir.resolve("index.html");
-            Files.writeString(index, index(rows, metrics, comparison, byCell), StandardCharsets.UTF_8);
+            Files.writeString(index, index(rows, metrics, comparison, check, byCell), StandardCharsets.UTF_8);
             return index.toAbsolutePath();
         } catch (IOException e) {
             throw new HarnessException("cannot write the bench report into " + dir + ": " + e.getMessage(), e);
@@ -84,10 +95,18 @@ public final class BenchReport {
         }
     }
 
-    private static String index(List<ResultRow> rows, BenchMetrics m, BenchComparison c, Map<String, List<Integer>> byCell) {
+    private static String index(List<ResultRow> rows, BenchMetrics m, BenchComparison c, SuiteCheckReport check,
+            Map<String, List<Integer>> byCell) {
         StringBuilder sb = head("bench report");
         sb.append("<h1>Bench report</h1><p>").append(rows.size()).append(" runs · ").append(m.leaderboard().size())
                 .append(" combos · ").append(m.tasks().size()).append(" tasks. Click a column to sort.</p>");
+        if (check != null) {
+            sb.append("<h2>Suite check</h2><ul id=\"findings\">");
+            check.findings().forEach(f -> sb.append("<li class=\"").append(f.kind().broken() ? "failed" : "warning")
+                    .append("\">").append(esc(f.text())).append("</li>"));
+            sb.append(check.findings().isEmpty() ? "<li class=\"passed\">no findings</li>" : "").append("</ul><pre id=\"check\">")
+                    .append(esc(check.text())).append("</pre>");
+        }
         int maxK = m.leaderboard().stream().mapToInt(x -> x.metrics().passAtK().size()).max().orElse(0);
         sb.append("<h2>Leaderboard</h2><table id=\"leaderboard\"><thead><tr>");
         List<String> cols = new ArrayList<>(List.of("#", "harness", "model", "passed", "pass rate", "95% CI"));
