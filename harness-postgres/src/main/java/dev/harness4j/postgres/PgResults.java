@@ -185,7 +185,8 @@ public final class PgResults {
             List<ResultRow> out = new ArrayList<>();
             try (PreparedStatement p = c.prepareStatement("SELECT dir, harness, provider, model, task, outcome, reason,"
                     + " duration_ms, files_changed, insertions, deletions, tokens_in, tokens_out, token_source, cost_usd,"
-                    + " cost_source, served_verdict, branch, trial, verify_status, reward FROM h4j_result"
+                    + " cost_source, served_verdict, branch, trial, verify_status, reward,"
+                    + " (meta->'verify'->'rewards')::text FROM h4j_result"
                     + " WHERE ?::text IS NULL OR bench = ? ORDER BY dir")) {
                 p.setString(1, bench);
                 p.setString(2, bench);
@@ -196,13 +197,35 @@ public final class PgResults {
                                 r.getString(5), r.getString(6), r.getString(7), longOrNull(r, 8), longOrNull(r, 9),
                                 longOrNull(r, 10), longOrNull(r, 11), longOrNull(r, 12), longOrNull(r, 13),
                                 r.getString(14), r.getBigDecimal(15), r.getString(16), r.getString(17),
-                                r.getString(18), r.getInt(19), r.getString(20), doubleOrNull(r, 21)));
+                                r.getString(18), r.getInt(19), r.getString(20), doubleOrNull(r, 21),
+                                rewards(r.getString(22))));
                     }
                 }
             }
             return out;
         }, "read the results" + (bench == null ? "" : " of bench " + bench));
         return new BenchSummary(rows, List.of());
+    }
+
+    /**
+     * A result's named metrics from meta.json's {@code verify.rewards} (numbers only; in jsonb's key
+     * order, not the file's); empty when none.
+     */
+    private static java.util.Map<String, Double> rewards(String json) {
+        if (json == null) {
+            return java.util.Map.of();
+        }
+        java.util.Map<String, Double> out = new java.util.LinkedHashMap<>();
+        try {
+            Jsons.read(json).fields().forEachRemaining(e -> {
+                if (e.getValue().isNumber()) {
+                    out.put(e.getKey(), e.getValue().doubleValue());
+                }
+            });
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return java.util.Map.of(); // the database holds what was parsed when it was written: not reached
+        }
+        return out;
     }
 
     /**

@@ -70,14 +70,20 @@ class PgResultsTest {
         queue.enqueue("b1", PgTesting.specs("h", "p", runs.length), RetryPolicy.DEFAULT);
         for (int i = 0; i < runs.length; i++) {
             String[] r = runs[i];
-            Path dir = resultDir(r[2], r[0] + "__scripted__" + r[1], "run-" + i,
-                    PgTesting.meta(r[0], r[1], r[2], r[3], 1 + i % 2, 1000L * (i + 1), 100 + i, 0.01 * i, r[4]));
+            String meta = PgTesting.meta(r[0], r[1], r[2], r[3], 1 + i % 2, 1000L * (i + 1), 100 + i, 0.01 * i, r[4]);
+            if (i == 0) { // a verifier's named metrics: the summary from the database keeps them too
+                meta = meta.replace("\"reward\":1.0}", "\"reward\":1.0,\"rewards\":{\"tests\":1.0,\"lint\":0.5}}");
+            }
+            Path dir = resultDir(r[2], r[0] + "__scripted__" + r[1], "run-" + i, meta);
             runOne(dir, Outcome.COMPLETED, ArtifactCaps.DEFAULT);
         }
         BenchSummary fromFiles = BenchSummary.read(state);
         BenchSummary fromDb = results.summary("b1");
         assertThat(fromFiles.problems()).isEmpty();
         assertThat(fromDb.rows()).isEqualTo(fromFiles.rows());
+        assertThat(fromDb.rows().stream().filter(x -> x.harness().equals("claude-code") && x.task().equals("b1/t1"))
+                .findFirst().orElseThrow().rewards()).containsOnly(java.util.Map.entry("tests", 1.0),
+                java.util.Map.entry("lint", 0.5));
         assertThat(SummaryFormat.leaderboard(BenchMetrics.of(fromDb)))
                 .isEqualTo(SummaryFormat.leaderboard(BenchMetrics.of(fromFiles)));
         assertThat(results.summary("another-bench").rows()).isEmpty();
