@@ -63,7 +63,7 @@ final class HarborTasks {
         try {
             n = TOML.readTree(dir.resolve(TASK_FILE).toFile());
         } catch (IOException e) {
-            problems.add(where + ": not readable TOML (" + firstLine(e.getMessage()) + ")");
+            problems.add(where + ": not readable TOML (" + TaskSuite.firstLine(e.getMessage()) + ")");
             return Optional.empty();
         }
         String id = dir.getFileName().toString();
@@ -234,13 +234,5 @@ final class HarborTasks {
                 into.put(key, v.isValueNode() ? v.asText() : v.toString());
             }
         });
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int i = s.indexOf('\n');
-        return i < 0 ? s : s.substring(0, i);
     }
 }

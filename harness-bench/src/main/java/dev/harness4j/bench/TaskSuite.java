@@ -375,7 +375,8 @@ public final class TaskSuite {
         return v.longValue();
     }
 
-    private static String firstLine(String s) {
+    /** The first line of a message ({@code ""} for none): parsers' messages go on with the location. */
+    static String firstLine(String s) {
         if (s == null) {
             return "";
         }

@@ -71,7 +71,7 @@ final class VerifierRewards {
                 try {
                     n = JSON.readTree(json.toFile());
                 } catch (IOException e) {
-                    return Read.bad(jsonName + " is not JSON (" + firstLine(e.getMessage()) + "): write an object of"
+                    return Read.bad(jsonName + " is not JSON (" + TaskSuite.firstLine(e.getMessage()) + "): write an object of"
                             + " named numbers, {\"tests\": 1.0, \"lint\": 0.5}");
                 }
                 if (n == null || !n.isObject() || n.isEmpty()) {
@@ -120,13 +120,5 @@ final class VerifierRewards {
 
     private static String abbreviate(String s) {
         return s.length() <= 80 ? s : s.substring(0, 77) + "...";
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int i = s.indexOf('\n');
-        return i < 0 ? s : s.substring(0, i);
     }
 }
