@@ -132,8 +132,8 @@ public final class PgResults {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO h4j_result (run_id, entry_id, bench, worker, dir,"
                 + " worker_dir, meta, harness, provider, model, task, outcome, reason, trial, duration_ms, files_changed,"
                 + " insertions, deletions, tokens_in, tokens_out, token_source, cost_usd, cost_source, served_verdict,"
-                + " branch, verify_status, reward) VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                + " ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id) DO NOTHING")) {
+                + " branch, verify_status, reward, rewards) VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                + " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb) ON CONFLICT (run_id) DO NOTHING")) {
             int i = 1;
             p.setString(i++, lease.runId());
             p.setString(i++, lease.entryId());
@@ -159,7 +159,8 @@ public final class PgResults {
             p.setString(i++, m.servedVerdict());
             p.setString(i++, m.branch());
             p.setString(i++, m.verifyStatus());
-            p.setObject(i, m.reward(), Types.DOUBLE);
+            p.setObject(i++, m.reward(), Types.DOUBLE);
+            p.setString(i, m.rewards());
             if (p.executeUpdate() == 0) {
                 return; // written before: its artifacts too
             }
@@ -185,8 +186,7 @@ public final class PgResults {
             List<ResultRow> out = new ArrayList<>();
             try (PreparedStatement p = c.prepareStatement("SELECT dir, harness, provider, model, task, outcome, reason,"
                     + " duration_ms, files_changed, insertions, deletions, tokens_in, tokens_out, token_source, cost_usd,"
-                    + " cost_source, served_verdict, branch, trial, verify_status, reward,"
-                    + " (meta->'verify'->'rewards')::text FROM h4j_result"
+                    + " cost_source, served_verdict, branch, trial, verify_status, reward, rewards::text FROM h4j_result"
                     + " WHERE ?::text IS NULL OR bench = ? ORDER BY dir")) {
                 p.setString(1, bench);
                 p.setString(2, bench);
@@ -198,34 +198,13 @@ public final class PgResults {
                                 longOrNull(r, 10), longOrNull(r, 11), longOrNull(r, 12), longOrNull(r, 13),
                                 r.getString(14), r.getBigDecimal(15), r.getString(16), r.getString(17),
                                 r.getString(18), r.getInt(19), r.getString(20), doubleOrNull(r, 21),
-                                rewards(r.getString(22))));
+                                MetaColumns.rewards(r.getString(22))));
                     }
                 }
             }
             return out;
         }, "read the results" + (bench == null ? "" : " of bench " + bench));
         return new BenchSummary(rows, List.of());
-    }
-
-    /**
-     * A result's named metrics from meta.json's {@code verify.rewards} (numbers only; in jsonb's key
-     * order, not the file's); empty when none.
-     */
-    private static java.util.Map<String, Double> rewards(String json) {
-        if (json == null) {
-            return java.util.Map.of();
-        }
-        java.util.Map<String, Double> out = new java.util.LinkedHashMap<>();
-        try {
-            Jsons.read(json).fields().forEachRemaining(e -> {
-                if (e.getValue().isNumber()) {
-                    out.put(e.getKey(), e.getValue().doubleValue());
-                }
-            });
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return java.util.Map.of(); // the database holds what was parsed when it was written: not reached
-        }
-        return out;
     }
 
     /**

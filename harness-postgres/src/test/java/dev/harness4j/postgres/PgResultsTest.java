@@ -93,7 +93,7 @@ class PgResultsTest {
     /**
      * The metrics from the narrow columns (no ResultRow built) equal harness-bench's over the rows read from
      * the files: trials for pass@k, partly measured tokens and cost ("n/m measured"), several cost
-     * sources, rewards, even and odd counts of durations and none, no model, no task, two providers
+     * sources, rewards and named metrics, even and odd counts of durations and none, no model, no task, two providers
      * of one harness and model (one cell, two combos), every verify status; the printed leaderboard
      * and task grid are the same text.
      */
@@ -139,6 +139,9 @@ class PgResultsTest {
                                 if (i % 2 == 0) {
                                     vm.put("reward", i % 4 == 0 ? 0.5 : 0.25);
                                 }
+                                if (i % 3 == 0) { // named metrics on some runs: means per metric over those
+                                    vm.put("rewards", Map.of("tests", i % 2 == 0 ? 1.0 : 0.0, "lint", 0.5));
+                                }
                                 m.put("verify", vm);
                             }
                             metas.add(m);
@@ -172,7 +175,7 @@ class PgResultsTest {
                 .isEqualTo(expected.cells());
         assertThat(aggregated.tasks().keySet()).containsExactlyElementsOf(expected.tasks().keySet()).contains("null");
         assertThat(SummaryFormat.leaderboard(aggregated)).isEqualTo(SummaryFormat.leaderboard(expected))
-                .contains("measured)").contains("pass@3").contains("cli-estimate,meter");
+                .contains("measured)").contains("pass@3").contains("cli-estimate,meter").contains("rewards per metric");
         assertThat(SummaryFormat.taskGrid(aggregated)).isEqualTo(SummaryFormat.taskGrid(expected));
         assertThat(results.metrics("another-bench").leaderboard()).isEmpty();
     }
