@@ -38,6 +38,7 @@ final class LiveServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final LiveState state;
+    private final LiveSteps steps = new LiveSteps(dev.harness4j.core.HarnessRegistry.fromServices());
     private final String token;
     private final HttpServer server;
     private final ExecutorService threads;
@@ -153,7 +154,10 @@ final class LiveServer implements AutoCloseable {
         if (kind.equals("bench")) {
             benchEvents(out);
         } else if (kind.equals("run")) {
-            new LiveTail(state, id, (event, data) -> write(out, event, data)).run(() -> closed, POLL, KEEP_ALIVE);
+            String harness = state.entries().stream().filter(e -> id.equals(e.runId())).map(LiveState.Entry::harness)
+                    .findFirst().orElse(null);
+            new LiveTail(state, id, (event, data) -> write(out, event, data), steps, harness)
+                    .run(() -> closed, POLL, KEEP_ALIVE);
         }
     }
 

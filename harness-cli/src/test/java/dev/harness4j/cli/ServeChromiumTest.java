@@ -7,6 +7,7 @@ import dev.harness4j.core.ResultIndex;
 import dev.harness4j.core.StoredResult;
 import dev.harness4j.core.provider.ProviderConfig;
 import dev.harness4j.core.provider.ProvidersFile;
+import dev.harness4j.testkit.browser.WebDriverSession;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
