@@ -37,22 +37,36 @@ final class LiveRunPage {
         if (result.isPresent()) {
             finished(h, result.get());
         } else {
-            boolean running = entry.map(e -> e.state().equals("running")).orElse(false);
-            h.append("<p id=\"status\" class=\"running\">").append(running ? "running" : "not running").append(" · elapsed ")
-                    .append("<span data-since=\"").append(LivePages.esc(entry.map(LiveState.Entry::updatedAt).orElse(null)))
-                    .append("\"></span><button id=\"bail-run\" onclick=\"bail('/bail/run/").append(LivePages.esc(runId))
-                    .append("')\">bail</button></p>\n<p id=\"meter\">").append(LivePages.esc(meter(state.liveIo(runId),
-                            entry.orElse(null)))).append("</p>\n<h2>Trajectory so far</h2>\n<ol id=\"steps\"></ol>\n"
-                            + "<h2>Output</h2>\n<pre id=\"transcript\"></pre>\n"
-                            + "<script>const tr=document.getElementById('transcript');const es=new EventSource('/events/run/")
-                    .append(LivePages.esc(runId)).append("');es.addEventListener('line',m=>{const d=JSON.parse(m.data);"
-                            + "const s=document.createElement('span');s.className='line '+d.stream;s.textContent=d.text+'\\n';"
-                            + "tr.appendChild(s);});es.addEventListener('steps',m=>{const ol=document.getElementById('steps');"
-                            + "ol.replaceChildren(...JSON.parse(m.data).steps.map(t=>{const li=document.createElement('li');"
-                            + "li.textContent=t;return li;}));});es.addEventListener('meter',m=>{document.getElementById('meter')"
-                            + ".textContent=m.data;});es.addEventListener('done',()=>{es.close();location.reload();});</script>\n");
+            running(h, state, runId, entry.orElse(null));
         }
         return LivePages.run(runId, token, h.toString());
+    }
+
+    /** A run without a result: its status, bail button, and what this machine can follow of it. */
+    private static void running(StringBuilder h, LiveState state, String runId, LiveState.Entry entry) {
+        String id = LivePages.esc(runId);
+        boolean running = entry != null && entry.state().equals("running");
+        h.append("<p id=\"status\" class=\"running\">").append(running ? "running" : "not running")
+                .append(entry != null && entry.worker() != null ? " on " + LivePages.esc(entry.worker()) : "")
+                .append(" · elapsed <span data-since=\"").append(LivePages.esc(entry == null ? null : entry.updatedAt()))
+                .append("\"></span>").append(state.noBail().isPresent() ? "" : "<button id=\"bail-run\" onclick=\"bail("
+                        + "'/bail/run/" + id + "')\">bail</button>").append("</p>\n");
+        Optional<Path> io = state.liveIo(runId);
+        if (io.isEmpty()) {
+            h.append("<p id=\"meter\">its output, trajectory and meter are on the worker's machine; this page shows"
+                    + " its result once the worker records it</p>\n<script>const es=new EventSource('/events/run/")
+                    .append(id).append("');es.addEventListener('done',()=>{es.close();location.reload();});</script>\n");
+            return;
+        }
+        h.append("<p id=\"meter\">").append(LivePages.esc(meter(io.get(), entry))).append("</p>\n<h2>Trajectory so far</h2>\n"
+                + "<ol id=\"steps\"></ol>\n<h2>Output</h2>\n<pre id=\"transcript\"></pre>\n"
+                + "<script>const tr=document.getElementById('transcript');const es=new EventSource('/events/run/")
+                .append(id).append("');es.addEventListener('line',m=>{const d=JSON.parse(m.data);"
+                        + "const s=document.createElement('span');s.className='line '+d.stream;s.textContent=d.text+'\\n';"
+                        + "tr.appendChild(s);});es.addEventListener('steps',m=>{const ol=document.getElementById('steps');"
+                        + "ol.replaceChildren(...JSON.parse(m.data).steps.map(t=>{const li=document.createElement('li');"
+                        + "li.textContent=t;return li;}));});es.addEventListener('meter',m=>{document.getElementById('meter')"
+                        + ".textContent=m.data;});es.addEventListener('done',()=>{es.close();location.reload();});</script>\n");
     }
 
     private static void finished(StringBuilder h, Path dir) {

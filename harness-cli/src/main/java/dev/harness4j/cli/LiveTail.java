@@ -43,8 +43,8 @@ final class LiveTail {
     }
 
     void run(BooleanSupplier stop, Duration poll, Duration keepAlive) throws IOException {
-        Path io = state.liveIo(runId);
-        List<Path> files = LiveRunPage.outputs(io);
+        Path io = state.liveIo(runId).orElse(null); // null: on another machine, only its result is seen
+        List<Path> files = io == null ? List.of() : LiveRunPage.outputs(io);
         long[] offsets = new long[files.size()];
         StringBuilder[] partial = {new StringBuilder(), new StringBuilder()};
         String meter = null;
@@ -55,7 +55,7 @@ final class LiveTail {
             for (int i = 0; i < files.size(); i++) {
                 sent |= follow(files.get(i), i == 0 ? "stdout" : "stderr", offsets, i, partial[i]);
             }
-            if (Files.isDirectory(io)) {
+            if (io != null && Files.isDirectory(io)) {
                 String now = LiveRunPage.meter(io, null);
                 boolean metered = !now.equals(meter);
                 if (metered) {

@@ -161,7 +161,7 @@ class ServeChromiumTest {
         }
         assertThat(bench.get(120, TimeUnit.SECONDS)).as(benchOut.toString()).isEqualTo(Harness4j.FAILED);
         assertThat(ResultIndex.of(state).all()).extracting(StoredResult::outcome).containsExactly("bailed");
-        assertThat(new LiveState(state).entries()).extracting(LiveState.Entry::state)
+        assertThat(new LiveFiles(state).entries()).extracting(LiveState.Entry::state)
                 .containsExactlyInAnyOrder("interrupted", "queued");
     }
 
