@@ -136,14 +136,16 @@ final class LiveRunPage {
 
     /**
      * The model requests and tokens so far, from the meter's records ({@code usage.input}, {@code
-     * usage.output} of each measured model request), with the run's budget. Tokens no record
-     * measured are "unmeasured", never 0.
+     * usage.output} of each measured model request, {@code cost_usd} of each priced one), with the
+     * run's budget. Tokens or cost no record measured are "unmeasured", never 0.
      */
     static String meter(Path io, LiveState.Entry entry) {
         long requests = 0;
         long measured = 0;
         long in = 0;
         long out = 0;
+        long priced = 0;
+        java.math.BigDecimal cost = java.math.BigDecimal.ZERO;
         try {
             for (String line : Files.readAllLines(io.resolve("requests.jsonl"))) {
                 try {
@@ -155,6 +157,10 @@ final class LiveRunPage {
                             measured++;
                             in += u.get("input").asLong();
                             out += u.get("output").asLong();
+                        }
+                        if (r.hasNonNull("cost_usd")) {
+                            priced++;
+                            cost = cost.add(r.get("cost_usd").decimalValue());
                         }
                     }
                 } catch (IOException e) {
@@ -168,7 +174,9 @@ final class LiveRunPage {
                 + (entry.maxCost() != null ? " · budget $" + entry.maxCost() : "");
         String tokens = measured == 0 ? "tokens unmeasured" : "tokens " + in + " in, " + out + " out"
                 + (measured < requests ? " (" + (requests - measured) + " requests unmeasured)" : "");
-        return "model requests so far " + requests + " · " + tokens + budget;
+        String costs = priced == 0 ? " · cost unmeasured" : " · cost $" + cost.toPlainString()
+                + (priced < measured ? " (" + (measured - priced) + " requests unpriced)" : "");
+        return "model requests so far " + requests + " · " + tokens + costs + budget;
     }
 
     /** The files a running run's output grows in, in the order they are streamed. */

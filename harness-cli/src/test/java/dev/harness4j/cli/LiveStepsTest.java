@@ -40,7 +40,7 @@ class LiveStepsTest {
         Files.writeString(io.resolve("stdout.log"), "aider prints prose\n");
         Files.writeString(io.resolve("requests.jsonl"), String.join("\n",
                 "{\"status\":200,\"model_request\":true,\"requested_model\":\"scripted-a\",\"answered_model\":\"scripted-a\","
-                        + "\"measured\":true,\"usage\":{\"input\":120,\"output\":7}}",
+                        + "\"measured\":true,\"usage\":{\"input\":120,\"output\":7},\"cost_usd\":0.000465}",
                 "{\"status\":429,\"model_request\":true,\"requested_model\":\"scripted-a\",\"measured\":false,\"usage\":{}}",
                 "{\"status\":200,\"model_request\":false,\"path\":\"/v1/models\",\"usage\":{}}",
                 "{\"status\":200,\"model_request\":true,\"requested_model\":\"scripted-a\",\"measured\":false,\"usage\":{}}",
@@ -49,15 +49,15 @@ class LiveStepsTest {
                 "agent (scripted-a): a model call, unmeasured in, unmeasured out");
         assertThat(steps.steps(null, io)).hasSize(2);
         assertThat(LiveRunPage.meter(io, null)).isEqualTo(
-                "model requests so far 3 · tokens 120 in, 7 out (2 requests unmeasured)");
+                "model requests so far 3 · tokens 120 in, 7 out (2 requests unmeasured) · cost $0.000465");
     }
 
     @Test
     void nothingMeasuredYetIsUnmeasuredNotZero() throws Exception {
         assertThat(steps.steps("claude-code", io)).isEmpty();
-        assertThat(LiveRunPage.meter(io, null)).isEqualTo("model requests so far 0 · tokens unmeasured");
+        assertThat(LiveRunPage.meter(io, null)).isEqualTo("model requests so far 0 · tokens unmeasured · cost unmeasured");
         Files.writeString(io.resolve("requests.jsonl"),
                 "{\"status\":503,\"model_request\":true,\"measured\":false,\"usage\":{}}\n");
-        assertThat(LiveRunPage.meter(io, null)).isEqualTo("model requests so far 1 · tokens unmeasured");
+        assertThat(LiveRunPage.meter(io, null)).isEqualTo("model requests so far 1 · tokens unmeasured · cost unmeasured");
     }
 }
