@@ -276,6 +276,7 @@ public final class BenchPlan {
         private boolean force;
         private String id;
         private int trials = 1;
+        private TaskEnvironment environment = TaskEnvironment.host();
 
         private Builder(HarnessRunner runner) {
             this.runner = Objects.requireNonNull(runner, "runner");
@@ -376,6 +377,15 @@ public final class BenchPlan {
             return this;
         }
 
+        /**
+         * Where the tasks run (default {@link TaskEnvironment#host()}): a task it refuses (one that
+         * needs a container image, on the host) is a problem of the plan.
+         */
+        public Builder environment(TaskEnvironment value) {
+            this.environment = Objects.requireNonNull(value, "environment");
+            return this;
+        }
+
         /** Whether combos that already have a result run again (default false). */
         public Builder force(boolean value) {
             this.force = value;
@@ -402,6 +412,7 @@ public final class BenchPlan {
                 problems.add("no task: give a prompt (--prompt \"...\" or --prompt-file <file>)");
             }
             duplicateIds.forEach(d -> problems.add("two different tasks have the id '" + d + "': task ids must be unique"));
+            tasks.values().forEach(t -> environment.refusal(t).ifPresent(problems::add));
             boolean needsBaseline = tasks.values().stream().anyMatch(t -> t.repo().isEmpty() && t.setup().isEmpty());
             if (baseline == null && (needsBaseline || tasks.isEmpty())) {
                 problems.add("no baseline repository: give one (--repo <path to a git repository>)");

@@ -31,11 +31,17 @@ import java.util.stream.Stream;
  *   "setup": "sh \"$TASK_DIR/setup.sh\"",      // builds the repository in an empty dir; or:
  *   "baseline": {"repo": "../../repos/calc", "ref": "main"},   // relative to the task dir
  *   "limits": {"max_runtime_seconds": 300, "inactivity_timeout_seconds": 120, "max_turns": 30},
- *   "verify": {"command": "python3 verify/test_calc.py", "timeout_seconds": 60, "files": "verify"},
+ *   "verify": {"command": "python3 verify/test_calc.py", "timeout_seconds": 60, "files": "verify",
+ *              "primary_metric": "tests", "pass_reward": 1.0},    // both optional: see TaskVerify
  *   "solution": "solution/solve.sh",           // or {"command": "..."}: what the oracle runs
  *   "tags": ["python"]
  * }
  * }</pre>
+ *
+ * <p>A sub-directory with a {@code task.toml} instead is a task in Harbor's format, read as it is
+ * ({@link HarborTasks}: {@code instruction.md}, {@code tests/test.sh}, {@code solution/solve.sh},
+ * {@code environment/}); a suite may mix both, and a directory that is one Harbor task is a suite
+ * of that task.
  *
  * <p>{@code verify.files} (default {@code verify} when that directory exists) is copied into the
  * workspace only after the agent has finished. {@code solution} is the task's reference solution
@@ -61,7 +67,8 @@ public final class TaskSuite {
     private static final Set<String> SOLUTION_FIELDS = Set.of("command");
     private static final Set<String> BASELINE_FIELDS = Set.of("repo", "ref");
     private static final Set<String> LIMIT_FIELDS = Set.of("max_runtime_seconds", "inactivity_timeout_seconds", "max_turns");
-    private static final Set<String> VERIFY_FIELDS = Set.of("command", "timeout_seconds", "files");
+    private static final Set<String> VERIFY_FIELDS = Set.of("command", "timeout_seconds", "files", "primary_metric",
+            "pass_reward");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String id;
@@ -88,8 +95,8 @@ public final class TaskSuite {
     }
 
     /**
-     * Reads a suite from a directory: each sub-directory with a {@code task.json} is a task; the
-     * suite's id is the directory's name.
+     * Reads a suite from a directory: each sub-directory with a {@code task.json} (or a Harbor
+     * {@code task.toml}) is a task; the suite's id is the directory's name.
      *
      * @throws BenchPlanException listing every problem of every task
      */
@@ -106,13 +113,19 @@ public final class TaskSuite {
             throw new BenchPlanException(List.of("the suite directory " + root + " cannot be read (" + e
                     + "): give a directory with one sub-directory per task"));
         }
+        if (Files.isRegularFile(root.resolve(HarborTasks.TASK_FILE))) {
+            taskDirs = List.of(root); // one Harbor task given by itself: a suite of one
+        }
         for (Path t : taskDirs) {
             if (Files.isRegularFile(t.resolve(TASK_FILE))) {
                 loadTask(t, problems).ifPresent(tasks::add);
+            } else if (Files.isRegularFile(t.resolve(HarborTasks.TASK_FILE))) {
+                HarborTasks.load(t, problems).ifPresent(tasks::add);
             }
         }
         if (tasks.isEmpty() && problems.isEmpty()) {
-            problems.add("the suite " + root + " has no task: add a sub-directory with a " + TASK_FILE);
+            problems.add("the suite " + root + " has no task: add a sub-directory with a " + TASK_FILE + " (or a Harbor"
+                    + " task's " + HarborTasks.TASK_FILE + ")");
         }
         duplicates(tasks, problems);
         if (!problems.isEmpty()) {
@@ -191,6 +204,20 @@ public final class TaskSuite {
             String command = text(v, "command", own);
             Long timeout = positive(v, "timeout_seconds", own);
             String files = text(v, "files", own);
+            String primary = text(v, "primary_metric", own);
+            Double passReward = null;
+            JsonNode pr = v.get("pass_reward");
+            if (pr != null && !pr.isNull()) {
+                if (!pr.isNumber() || pr.doubleValue() < 0 || pr.doubleValue() > 1) {
+                    own.add("\"verify.pass_reward\" must be a number in [0, 1], was " + pr);
+                } else {
+                    passReward = pr.doubleValue();
+                }
+            }
+            if (primary != null && primary.isBlank()) {
+                own.add("\"verify.primary_metric\" is blank: name a metric the verifier writes, or leave it out");
+                primary = null;
+            }
             Path filesDir = null;
             if (files != null) {
                 filesDir = dir.resolve(files).normalize();
@@ -203,8 +230,8 @@ public final class TaskSuite {
             if (command == null || command.isBlank()) {
                 own.add("no verify command: add \"verify\": {\"command\": \"...\"}");
             } else {
-                verify = new TaskVerify(command, timeout == null ? TaskVerify.DEFAULT_TIMEOUT : Duration.ofSeconds(timeout),
-                        filesDir);
+                verify = TaskVerify.builder(command).timeout(timeout == null ? TaskVerify.DEFAULT_TIMEOUT
+                        : Duration.ofSeconds(timeout)).files(filesDir).primaryMetric(primary).passReward(passReward).build();
             }
         }
         TaskSolution solution = solution(dir, n.get("solution"), own);
@@ -348,7 +375,8 @@ public final class TaskSuite {
         return v.longValue();
     }
 
-    private static String firstLine(String s) {
+    /** The first line of a message ({@code ""} for none): parsers' messages go on with the location. */
+    static String firstLine(String s) {
         if (s == null) {
             return "";
         }

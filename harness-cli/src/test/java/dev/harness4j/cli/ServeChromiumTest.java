@@ -7,6 +7,7 @@ import dev.harness4j.core.ResultIndex;
 import dev.harness4j.core.StoredResult;
 import dev.harness4j.core.provider.ProviderConfig;
 import dev.harness4j.core.provider.ProvidersFile;
+import dev.harness4j.testkit.browser.WebDriverSession;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
@@ -160,7 +161,7 @@ class ServeChromiumTest {
         }
         assertThat(bench.get(120, TimeUnit.SECONDS)).as(benchOut.toString()).isEqualTo(Harness4j.FAILED);
         assertThat(ResultIndex.of(state).all()).extracting(StoredResult::outcome).containsExactly("bailed");
-        assertThat(new LiveState(state).entries()).extracting(LiveState.Entry::state)
+        assertThat(new LiveFiles(state).entries()).extracting(LiveState.Entry::state)
                 .containsExactlyInAnyOrder("interrupted", "queued");
     }
 
