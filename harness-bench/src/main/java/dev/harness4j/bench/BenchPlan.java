@@ -175,6 +175,9 @@ public final class BenchPlan {
                 .prompt(t.prompt()).baseline(repo).ref(taskRef)
                 .isolation(isolation).limits(t.limits().orElse(limits)).task(c.label()).trial(c.trial());
         options.forEach(b::option);
+        if (!ReferenceHarnesses.isReference(c.harness())) {
+            t.mcpServers().forEach(b::mcpServer);
+        }
         if (ReferenceHarnesses.ORACLE.equals(c.harness())) {
             t.solution().ifPresent(sol -> b.option(ReferenceHarnesses.SCRIPT_OPTION, sol.script()));
         }
@@ -413,6 +416,14 @@ public final class BenchPlan {
             }
             duplicateIds.forEach(d -> problems.add("two different tasks have the id '" + d + "': task ids must be unique"));
             tasks.values().forEach(t -> environment.refusal(t).ifPresent(problems::add));
+            Preflight mcp = Preflight.of(runner);
+            for (BenchTask t : tasks.values()) {
+                for (String h : harnesses) {
+                    if (!t.mcpServers().isEmpty() && !ReferenceHarnesses.isReference(h)) {
+                        mcp.mcp(h, t.mcpServers()).ifPresent(why -> problems.add("task " + t.id() + " on " + h + ": " + why));
+                    }
+                }
+            }
             boolean needsBaseline = tasks.values().stream().anyMatch(t -> t.repo().isEmpty() && t.setup().isEmpty());
             if (baseline == null && (needsBaseline || tasks.isEmpty())) {
                 problems.add("no baseline repository: give one (--repo <path to a git repository>)");

@@ -36,6 +36,7 @@ public final class BenchTask {
     private final List<String> tags;
     private final java.util.Map<String, String> metadata;
     private final TaskImage image;
+    private final List<dev.harness4j.api.McpServer> mcpServers;
 
     private BenchTask(Builder b) {
         this.id = b.id;
@@ -50,6 +51,7 @@ public final class BenchTask {
         this.tags = List.copyOf(b.tags);
         this.metadata = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.metadata));
         this.image = b.image;
+        this.mcpServers = List.copyOf(b.mcpServers);
     }
 
     /**
@@ -136,6 +138,11 @@ public final class BenchTask {
         return metadata;
     }
 
+    /** The MCP servers every run of this task is given ({@code task.json}'s {@code mcp_servers}), in order. */
+    public List<dev.harness4j.api.McpServer> mcpServers() {
+        return mcpServers;
+    }
+
     /** The container image the task's environment needs, when it needs one ({@link TaskEnvironment} decides who runs it). */
     public Optional<TaskImage> image() {
         return Optional.ofNullable(image);
@@ -174,6 +181,7 @@ public final class BenchTask {
         private final List<String> tags = new ArrayList<>();
         private final java.util.Map<String, String> metadata = new java.util.LinkedHashMap<>();
         private TaskImage image;
+        private final List<dev.harness4j.api.McpServer> mcpServers = new ArrayList<>();
 
         private Builder(String id) {
             Objects.requireNonNull(id, "id");
@@ -244,6 +252,16 @@ public final class BenchTask {
         /** The container image the task needs ({@link BenchTask#image()}). */
         public Builder image(TaskImage value) {
             this.image = Objects.requireNonNull(value, "image");
+            return this;
+        }
+
+        /** Adds an MCP server every run of the task is given ({@code RunSpec.mcpServer}); names must differ. */
+        public Builder mcpServer(dev.harness4j.api.McpServer value) {
+            Objects.requireNonNull(value, "value");
+            if (mcpServers.stream().anyMatch(m -> m.name().equals(value.name()))) {
+                throw new IllegalArgumentException("task " + id + " names two MCP servers '" + value.name() + "'");
+            }
+            mcpServers.add(value);
             return this;
         }
 

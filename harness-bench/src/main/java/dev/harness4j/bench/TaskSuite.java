@@ -34,7 +34,9 @@ import java.util.stream.Stream;
  *   "verify": {"command": "python3 verify/test_calc.py", "timeout_seconds": 60, "files": "verify",
  *              "primary_metric": "tests", "pass_reward": 1.0},    // both optional: see TaskVerify
  *   "solution": "solution/solve.sh",           // or {"command": "..."}: what the oracle runs
- *   "tags": ["python"]
+ *   "tags": ["python"],
+ *   "mcp_servers": [{"name": "notes", "command": "python3", "args": ["${TASK_DIR}/mcp/notes.py"]},
+ *                   {"name": "docs", "url": "http://127.0.0.1:8931/mcp"}]   // given to every agent's run
  * }
  * }</pre>
  *
@@ -47,7 +49,8 @@ import java.util.stream.Stream;
  * workspace only after the agent has finished. {@code solution} is the task's reference solution
  * ({@link TaskSolution}): a shell script file inside the task dir, or inline commands; it is
  * read when the suite is loaded, never shown to an agent, and run by the {@code oracle}
- * reference harness ({@link SuiteCheck}). Every problem in every task (unreadable JSON, an
+ * reference harness ({@link SuiteCheck}). {@code mcp_servers} ({@link TaskMcpServers}) are given to
+ * every agent's run of the task; a plan refuses a harness without MCP. Every problem in every task (unreadable JSON, an
  * unknown field, no instruction, no verify command, two tasks with one id, ...) is reported at
  * once in one {@link BenchPlanException}.
  *
@@ -63,7 +66,7 @@ public final class TaskSuite {
     public static final String INSTRUCTION_FILE = "instruction.md";
 
     private static final Set<String> FIELDS = Set.of("id", "instruction", "baseline", "setup", "limits", "verify", "solution",
-            "tags");
+            "tags", "mcp_servers");
     private static final Set<String> SOLUTION_FIELDS = Set.of("command");
     private static final Set<String> BASELINE_FIELDS = Set.of("repo", "ref");
     private static final Set<String> LIMIT_FIELDS = Set.of("max_runtime_seconds", "inactivity_timeout_seconds", "max_turns");
@@ -250,12 +253,14 @@ public final class TaskSuite {
                 });
             }
         }
+        List<dev.harness4j.api.McpServer> mcp = TaskMcpServers.read(dir, n.get("mcp_servers"), own);
         if (!own.isEmpty()) {
             own.forEach(p -> problems.add(where + ": " + p));
             return Optional.empty();
         }
         BenchTask.Builder task = BenchTask.builder(id).instruction(instruction).dir(dir).verify(verify)
                 .tags(tags.toArray(String[]::new));
+        mcp.forEach(task::mcpServer);
         if (repo != null) {
             task.baseline(repo, ref);
         }
