@@ -12,8 +12,8 @@ import dev.harness4j.postgres.PgLease;
 import dev.harness4j.postgres.PgQueue;
 import dev.harness4j.postgres.PgResults;
 import dev.harness4j.postgres.PgServer;
+import dev.harness4j.testkit.browser.ChildJvm;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
@@ -26,7 +26,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -138,26 +137,14 @@ class ServeDbTest {
         Path password = tmp.resolve("db-password");
         Files.writeString(password, pg.password() + "\n");
         Path scratch = Files.createDirectories(tmp.resolve("java-tmp"));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process serve = new ProcessBuilder(java, "-Djava.io.tmpdir=" + scratch, "-cp", System.getProperty("java.class.path"),
-                Harness4j.class.getName(), "serve", "--db", url, "--db-user", PgServer.USER, "--db-password-file",
-                password.toString()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectError(tmp.resolve("serve.err").toFile()).start();
-        try {
-            URI base = null;
-            BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
-            Instant until = Instant.now().plusSeconds(60);
-            for (String line; base == null && (line = out.readLine()) != null && Instant.now().isBefore(until); ) {
-                base = line.startsWith("watch it live: ") ? URI.create(line.substring("watch it live: ".length())) : null;
-            }
-            assertThat(base).as(Files.readString(tmp.resolve("serve.err"))).isNotNull();
+        try (ChildJvm serve = ChildJvm.start(tmp, Harness4j.class.getName(), List.of("-Djava.io.tmpdir=" + scratch),
+                List.of("serve", "--db", url, "--db-user", PgServer.USER, "--db-password-file", password.toString()),
+                "watch it live: ")) {
+            URI base = URI.create(serve.rest());
             assertThat(get(base)).contains("database: " + url);
             try (var left = Files.list(scratch)) {
                 assertThat(left.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("harness4j-serve-"));
             }
-        } finally {
-            serve.destroy();
-            assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
         }
         try (var left = Files.list(scratch)) {
             assertThat(left.map(p -> p.getFileName().toString())).as("the scratch dir is gone with the process")

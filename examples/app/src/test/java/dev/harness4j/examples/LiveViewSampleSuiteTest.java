@@ -11,19 +11,15 @@ import dev.harness4j.cli.Harness4j;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.RealCli;
 import dev.harness4j.testkit.bench.ScriptedProvider;
+import dev.harness4j.testkit.browser.ChildJvm;
 import dev.harness4j.testkit.browser.WebDriverSession;
 import dev.harness4j.testkit.model.ScriptedModelServer;
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -46,12 +42,12 @@ import org.junit.jupiter.api.io.TempDir;
 class LiveViewSampleSuiteTest {
     private static final Path SHOTS = Path.of("target", "serve-screenshots");
     @TempDir Path tmp;
-    private Process serve;
+    private ChildJvm serve;
 
     @AfterEach
     void stopServe() {
         if (serve != null) {
-            serve.destroy();
+            serve.close();
         }
     }
 
@@ -134,17 +130,8 @@ class LiveViewSampleSuiteTest {
 
     /** {@code harness4j serve} in a child JVM; the URL it prints. */
     private URI startServe(Path state) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        serve = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Harness4j.class.getName(), "serve",
-                "--state-dir", state.toString()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectError(tmp.resolve("serve.err").toFile()).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
-        Instant until = Instant.now().plus(Duration.ofSeconds(60));
-        for (String line; (line = out.readLine()) != null && Instant.now().isBefore(until); ) {
-            if (line.startsWith("watch it live: ")) {
-                return URI.create(line.substring("watch it live: ".length()));
-            }
-        }
-        throw new AssertionError("serve printed no URL; its stderr: " + Files.readString(tmp.resolve("serve.err")));
+        serve = ChildJvm.start(tmp, Harness4j.class.getName(), List.of(), List.of("serve", "--state-dir", state.toString()),
+                "watch it live: ");
+        return URI.create(serve.rest());
     }
 }
