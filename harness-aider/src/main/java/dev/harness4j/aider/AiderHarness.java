@@ -94,6 +94,15 @@ public final class AiderHarness implements Harness {
         return AiderRoute.unsupported(provider);
     }
 
+    /**
+     * False: aider 0.86 has no MCP client (it edits files from the model's text, through no tool
+     * calls), so the runner refuses a run with MCP servers before anything is written.
+     */
+    @Override
+    public boolean supportsMcp() {
+        return false;
+    }
+
     @Override
     public Invocation prepare(HarnessContext context) {
         return AiderLaunch.invocation(context);

@@ -175,6 +175,9 @@ public final class BenchPlan {
                 .prompt(t.prompt()).baseline(repo).ref(taskRef)
                 .isolation(isolation).limits(t.limits().orElse(limits)).task(c.label()).trial(c.trial());
         options.forEach(b::option);
+        if (!ReferenceHarnesses.isReference(c.harness())) {
+            t.mcpServers().forEach(b::mcpServer);
+        }
         if (ReferenceHarnesses.ORACLE.equals(c.harness())) {
             t.solution().ifPresent(sol -> b.option(ReferenceHarnesses.SCRIPT_OPTION, sol.script()));
         }
@@ -276,6 +279,7 @@ public final class BenchPlan {
         private boolean force;
         private String id;
         private int trials = 1;
+        private TaskEnvironment environment = TaskEnvironment.host();
 
         private Builder(HarnessRunner runner) {
             this.runner = Objects.requireNonNull(runner, "runner");
@@ -376,6 +380,15 @@ public final class BenchPlan {
             return this;
         }
 
+        /**
+         * Where the tasks run (default {@link TaskEnvironment#host()}): a task it refuses (one that
+         * needs a container image, on the host) is a problem of the plan.
+         */
+        public Builder environment(TaskEnvironment value) {
+            this.environment = Objects.requireNonNull(value, "environment");
+            return this;
+        }
+
         /** Whether combos that already have a result run again (default false). */
         public Builder force(boolean value) {
             this.force = value;
@@ -402,6 +415,15 @@ public final class BenchPlan {
                 problems.add("no task: give a prompt (--prompt \"...\" or --prompt-file <file>)");
             }
             duplicateIds.forEach(d -> problems.add("two different tasks have the id '" + d + "': task ids must be unique"));
+            tasks.values().forEach(t -> environment.refusal(t).ifPresent(problems::add));
+            Preflight mcp = Preflight.of(runner);
+            for (BenchTask t : tasks.values()) {
+                for (String h : harnesses) {
+                    if (!t.mcpServers().isEmpty() && !ReferenceHarnesses.isReference(h)) {
+                        mcp.mcp(h, t.mcpServers()).ifPresent(why -> problems.add("task " + t.id() + " on " + h + ": " + why));
+                    }
+                }
+            }
             boolean needsBaseline = tasks.values().stream().anyMatch(t -> t.repo().isEmpty() && t.setup().isEmpty());
             if (baseline == null && (needsBaseline || tasks.isEmpty())) {
                 problems.add("no baseline repository: give one (--repo <path to a git repository>)");

@@ -59,6 +59,17 @@ public final class BenchReport {
      */
     public static Path write(Path resultsDir, List<ResultRow> rows, BenchMetrics metrics, BenchComparison comparison,
             Path dir) {
+        return write(resultsDir, rows, metrics, comparison, null, dir);
+    }
+
+    /**
+     * Writes the report of a {@link SuiteCheck}'s runs, its findings first (which task's verifier
+     * accepts the untouched repository, which reference solution does not pass, ...).
+     *
+     * @param check the check whose runs {@code rows} are, or {@code null} for none
+     */
+    public static Path write(Path resultsDir, List<ResultRow> rows, BenchMetrics metrics, BenchComparison comparison,
+            SuiteCheckReport check, Path dir) {
         try {
             Path runs = Files.createDirectories(dir.resolve("runs"));
             Map<String, List<Integer>> byCell = new LinkedHashMap<>();
@@ -75,7 +86,7 @@ public final class BenchReport {
                 }
             });
             Path index = dir.resolve("index.html");
-            Files.writeString(index, index(rows, metrics, comparison, byCell), StandardCharsets.UTF_8);
+            Files.writeString(index, index(rows, metrics, comparison, check, byCell), StandardCharsets.UTF_8);
             return index.toAbsolutePath();
         } catch (IOException e) {
             throw new HarnessException("cannot write the bench report into " + dir + ": " + e.getMessage(), e);
@@ -84,16 +95,29 @@ public final class BenchReport {
         }
     }
 
-    private static String index(List<ResultRow> rows, BenchMetrics m, BenchComparison c, Map<String, List<Integer>> byCell) {
+    private static String index(List<ResultRow> rows, BenchMetrics m, BenchComparison c, SuiteCheckReport check,
+            Map<String, List<Integer>> byCell) {
         StringBuilder sb = head("bench report");
         sb.append("<h1>Bench report</h1><p>").append(rows.size()).append(" runs · ").append(m.leaderboard().size())
                 .append(" combos · ").append(m.tasks().size()).append(" tasks. Click a column to sort.</p>");
+        if (check != null) {
+            sb.append("<h2>Suite check</h2><ul id=\"findings\">");
+            check.findings().forEach(f -> sb.append("<li class=\"").append(f.kind().broken() ? "failed" : "warning")
+                    .append("\">").append(esc(f.text())).append("</li>"));
+            sb.append(check.findings().isEmpty() ? "<li class=\"passed\">no findings</li>" : "").append("</ul><pre id=\"check\">")
+                    .append(esc(check.text())).append("</pre>");
+        }
         int maxK = m.leaderboard().stream().mapToInt(x -> x.metrics().passAtK().size()).max().orElse(0);
         sb.append("<h2>Leaderboard</h2><table id=\"leaderboard\"><thead><tr>");
         List<String> cols = new ArrayList<>(List.of("#", "harness", "model", "passed", "pass rate", "95% CI"));
         List<Integer> ks = SummaryFormat.shownK(maxK);
         ks.forEach(k -> cols.add("pass@" + k));
-        cols.addAll(List.of("mean reward", "median time", "tokens in/out", "cost", "cost per pass", "not passed"));
+        boolean named = RewardText.any(m.leaderboard());
+        cols.add("mean reward");
+        if (named) {
+            cols.add("rewards per metric");
+        }
+        cols.addAll(List.of("median time", "tokens in/out", "cost", "cost per pass", "not passed"));
         cols.forEach(h -> sb.append("<th onclick=\"sortBy(this)\">").append(esc(h)).append("</th>"));
         sb.append("</tr></thead><tbody>");
         int rank = 1;
@@ -109,6 +133,9 @@ public final class BenchReport {
             }
             sb.append(t.meanReward() == null ? num(-1, "-") : num(t.meanReward(), String.format(Locale.ROOT, "%.2f (%d measured)",
                     t.meanReward(), t.rewardMeasured())));
+            if (named) {
+                sb.append(td(RewardText.means(t.rewards(), t.runs())));
+            }
             sb.append(num(t.medianDurationMs() == null ? -1 : t.medianDurationMs(), SummaryFormat.duration(t.medianDurationMs())));
             sb.append(t.tokensIn() == null ? unmeasured() : num(t.tokensIn(), t.tokensIn() + "/" + t.tokensOut()
                     + " (" + t.tokensMeasured() + "/" + t.runs() + " measured)"));
@@ -121,10 +148,11 @@ public final class BenchReport {
         sb.append("</tbody></table>");
         if (!m.references().isEmpty()) { // nop and oracle check the verifiers; never ranked
             sb.append("<h2>References (not ranked: they check the verifiers)</h2><table id=\"references\"><thead><tr>"
-                    + "<th>harness</th><th>passed</th><th>not passed</th></tr></thead><tbody>");
+                    + "<th>harness</th><th>passed</th><th>rewards per metric</th><th>not passed</th></tr></thead><tbody>");
             for (BenchMetrics.ComboMetrics x : m.references()) {
                 Metrics t = x.metrics();
                 sb.append("<tr>").append(td(x.harness())).append(num(t.passed(), t.passed() + "/" + t.runs()))
+                        .append(td(RewardText.means(t.rewards(), t.runs())))
                         .append(td(t.errorClasses().isEmpty() ? "-" : t.errorClasses().toString())).append("</tr>");
             }
             sb.append("</tbody></table>");
@@ -166,6 +194,12 @@ public final class BenchReport {
         row(sb, "outcome", r.outcome() + (r.reason() == null ? "" : " (" + r.reason() + ")"));
         row(sb, "verify", r.verifyStatus() == null ? "-" : r.verifyStatus()
                 + (r.reward() == null ? "" : String.format(Locale.ROOT, ", reward %.2f", r.reward())));
+        if (!r.rewards().isEmpty()) {
+            sb.append("<tr><th>rewards</th><td><table id=\"rewards\"><tbody>");
+            r.rewards().forEach((name, v) -> sb.append("<tr><td>").append(esc(name)).append("</td>")
+                    .append(num(v, RewardText.two(v))).append("</tr>"));
+            sb.append("</tbody></table></td></tr>");
+        }
         row(sb, "duration", SummaryFormat.duration(r.durationMs()));
         row(sb, "tokens in/out", SummaryFormat.tokens(r));
         row(sb, "cost", SummaryFormat.cost(r));

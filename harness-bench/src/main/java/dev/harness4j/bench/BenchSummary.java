@@ -92,7 +92,7 @@ public final class BenchSummary {
         return new ResultRow(name, m.harness, m.provider, m.model != null ? m.model : m.resolvedModel, m.task,
                 m.outcome, m.reason, m.durationMs, m.filesChanged, m.insertions, m.deletions, m.tokensIn, m.tokensOut,
                 m.tokenSource, m.costUsd, m.costSource, m.verdict, branch,
-                m.trial == null || m.trial < 1 ? 1 : m.trial.intValue(), m.verifyStatus, m.reward);
+                m.trial == null || m.trial < 1 ? 1 : m.trial.intValue(), m.verifyStatus, m.reward, m.rewards);
     }
 
     private static String firstLine(String s) {

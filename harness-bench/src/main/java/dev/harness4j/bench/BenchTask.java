@@ -34,6 +34,9 @@ public final class BenchTask {
     private final TaskVerify verify;
     private final TaskSolution solution;
     private final List<String> tags;
+    private final java.util.Map<String, String> metadata;
+    private final TaskImage image;
+    private final List<dev.harness4j.api.McpServer> mcpServers;
 
     private BenchTask(Builder b) {
         this.id = b.id;
@@ -46,6 +49,9 @@ public final class BenchTask {
         this.verify = b.verify;
         this.solution = b.solution;
         this.tags = List.copyOf(b.tags);
+        this.metadata = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.metadata));
+        this.image = b.image;
+        this.mcpServers = List.copyOf(b.mcpServers);
     }
 
     /**
@@ -123,17 +129,37 @@ public final class BenchTask {
         return tags;
     }
 
+    /**
+     * What the task says about itself besides what harness4j runs (a Harbor task's {@code
+     * [metadata]} and {@code [task]} tables: {@code difficulty}, {@code task.name}, ...), flattened
+     * to dotted keys, in the file's order.
+     */
+    public java.util.Map<String, String> metadata() {
+        return metadata;
+    }
+
+    /** The MCP servers every run of this task is given ({@code task.json}'s {@code mcp_servers}), in order. */
+    public List<dev.harness4j.api.McpServer> mcpServers() {
+        return mcpServers;
+    }
+
+    /** The container image the task's environment needs, when it needs one ({@link TaskEnvironment} decides who runs it). */
+    public Optional<TaskImage> image() {
+        return Optional.ofNullable(image);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof BenchTask t && id.equals(t.id) && instruction.equals(t.instruction)
                 && Objects.equals(repo, t.repo) && Objects.equals(ref, t.ref) && Objects.equals(setup, t.setup)
                 && Objects.equals(dir, t.dir) && Objects.equals(limits, t.limits) && Objects.equals(verify, t.verify)
-                && Objects.equals(solution, t.solution) && tags.equals(t.tags);
+                && Objects.equals(solution, t.solution) && tags.equals(t.tags)
+                && metadata.equals(t.metadata) && Objects.equals(image, t.image);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, instruction, repo, ref, setup, dir, limits, verify, solution, tags);
+        return Objects.hash(id, instruction, repo, ref, setup, dir, limits, verify, solution, tags, metadata, image);
     }
 
     @Override
@@ -153,6 +179,9 @@ public final class BenchTask {
         private TaskVerify verify;
         private TaskSolution solution;
         private final List<String> tags = new ArrayList<>();
+        private final java.util.Map<String, String> metadata = new java.util.LinkedHashMap<>();
+        private TaskImage image;
+        private final List<dev.harness4j.api.McpServer> mcpServers = new ArrayList<>();
 
         private Builder(String id) {
             Objects.requireNonNull(id, "id");
@@ -211,6 +240,28 @@ public final class BenchTask {
             for (String t : values) {
                 tags.add(Objects.requireNonNull(t, "tag"));
             }
+            return this;
+        }
+
+        /** Adds what the task says about itself ({@link BenchTask#metadata()}). */
+        public Builder metadata(java.util.Map<String, String> values) {
+            values.forEach((k, v) -> metadata.put(Objects.requireNonNull(k, "key"), Objects.requireNonNull(v, "value")));
+            return this;
+        }
+
+        /** The container image the task needs ({@link BenchTask#image()}). */
+        public Builder image(TaskImage value) {
+            this.image = Objects.requireNonNull(value, "image");
+            return this;
+        }
+
+        /** Adds an MCP server every run of the task is given ({@code RunSpec.mcpServer}); names must differ. */
+        public Builder mcpServer(dev.harness4j.api.McpServer value) {
+            Objects.requireNonNull(value, "value");
+            if (mcpServers.stream().anyMatch(m -> m.name().equals(value.name()))) {
+                throw new IllegalArgumentException("task " + id + " names two MCP servers '" + value.name() + "'");
+            }
+            mcpServers.add(value);
             return this;
         }
 

@@ -42,6 +42,8 @@ final class MetaReader {
         Long trial;
         String verifyStatus;
         Double reward;
+        /** {@code verify.rewards}: the named metrics, in order; {@code null} when absent. */
+        java.util.Map<String, Double> rewards;
     }
 
     private MetaReader() {}
@@ -71,6 +73,7 @@ final class MetaReader {
                             case "status" -> m.verifyStatus = text(p, t);
                             case "reward" -> m.reward = t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_NUMBER_INT
                                     ? p.getDoubleValue() : null;
+                            case "rewards" -> m.rewards = numbers(p, t);
                             default -> p.skipChildren();
                         }
                     });
@@ -149,6 +152,23 @@ final class MetaReader {
         if (p.currentToken() != JsonToken.END_OBJECT) {
             throw new IOException("malformed object");
         }
+    }
+
+    /** An object's numeric fields, in order (others skipped); {@code null} for anything but an object. */
+    private static java.util.Map<String, Double> numbers(JsonParser p, JsonToken v) throws IOException {
+        if (v != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return null;
+        }
+        java.util.Map<String, Double> out = new java.util.LinkedHashMap<>();
+        object(p, v, (f, t) -> {
+            if (t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_NUMBER_INT) {
+                out.put(f, p.getDoubleValue());
+            } else {
+                p.skipChildren();
+            }
+        });
+        return out;
     }
 
     private static String text(JsonParser p, JsonToken v) throws IOException {

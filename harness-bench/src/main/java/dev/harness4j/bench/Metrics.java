@@ -36,6 +36,8 @@ import java.util.TreeSet;
  * @param costPerPass {@code costUsd / passed} when every run measured its cost and one passed, else {@code null}
  * @param errorClasses why runs did not pass: the verification's status ({@code failed}, {@code
  *     verifier-timeout}, ...) or, for a run not verified, its outcome ({@code error}, ...), with counts
+ * @param rewards per named metric the verifiers wrote ({@code verify.rewards}), its mean over the
+ *     runs that wrote it and how many did, by name; empty when none wrote named metrics
  */
 public record Metrics(
         int runs,
@@ -54,7 +56,8 @@ public record Metrics(
         int costMeasured,
         Set<String> costSources,
         BigDecimal costPerPass,
-        Map<String, Integer> errorClasses) {
+        Map<String, Integer> errorClasses,
+        Map<String, MetricMean> rewards) {
     /** The z of a two-sided 95% interval. */
     static final double Z95 = 1.959963984540054;
 
@@ -63,6 +66,49 @@ public record Metrics(
         costSources = costSources.size() <= 1 ? Set.copyOf(costSources) // no order to keep; a bench has a cell per run
                 : Collections.unmodifiableSet(new TreeSet<>(costSources));
         errorClasses = sortedCopy(errorClasses);
+        rewards = sortedCopy(rewards);
+    }
+
+    /** Figures without named metrics. */
+    public Metrics(int runs, int passed, double passRate, double passRateLow, double passRateHigh,
+            Map<Integer, Double> passAtK, Double meanReward, int rewardMeasured, Long medianDurationMs, Long tokensIn,
+            Long tokensOut, int tokensMeasured, BigDecimal costUsd, int costMeasured, Set<String> costSources,
+            BigDecimal costPerPass, Map<String, Integer> errorClasses) {
+        this(runs, passed, passRate, passRateLow, passRateHigh, passAtK, meanReward, rewardMeasured, medianDurationMs,
+                tokensIn, tokensOut, tokensMeasured, costUsd, costMeasured, costSources, costPerPass, errorClasses,
+                Map.of());
+    }
+
+    /**
+     * One named metric over a group of runs.
+     *
+     * @param mean its mean over the runs that wrote it
+     * @param measured how many runs wrote it
+     */
+    public record MetricMean(double mean, int measured) {
+        public MetricMean {
+            if (measured < 1) {
+                throw new IllegalArgumentException("a metric's mean needs a run that wrote it, measured was " + measured);
+            }
+        }
+    }
+
+    /**
+     * One named metric's sum over a group of runs, as a database can aggregate it.
+     *
+     * @param sum the sum of its values
+     * @param measured how many runs wrote it
+     */
+    public record MetricSum(double sum, int measured) {
+        public MetricSum {
+            if (measured < 1) {
+                throw new IllegalArgumentException("a metric's sum needs a run that wrote it, measured was " + measured);
+            }
+        }
+
+        MetricSum plus(double value) {
+            return new MetricSum(sum + value, measured + 1);
+        }
     }
 
     /**
@@ -92,7 +138,10 @@ public record Metrics(
         Set<String> sources = new TreeSet<>();
         Map<String, Integer> errors = new TreeMap<>();
         Map<String, int[]> byTask = new LinkedHashMap<>();
+        Map<String, MetricSum> metrics = new TreeMap<>();
         for (ResultRow r : rows) {
+            r.rewards().forEach((name, v) -> metrics.merge(name, new MetricSum(v, 1),
+                    (a, b) -> a.plus(b.sum())));
             boolean pass = r.passed();
             int[] tc = byTask.computeIfAbsent(String.valueOf(r.task()), k -> new int[2]);
             tc[0]++;
@@ -126,7 +175,7 @@ public record Metrics(
         Long median = durations.isEmpty() ? null
                 : median(durations.get((durations.size() - 1) / 2), durations.get(durations.size() / 2));
         return of(new Tally(n, passed, new ArrayList<>(byTask.values()), rewardSum, rewards, median, in, out, tokens, cost,
-                costs, sources, errors));
+                costs, sources, errors, metrics));
     }
 
     /**
@@ -146,15 +195,25 @@ public record Metrics(
      * @param costMeasured how many runs measured their cost
      * @param costSources the sources of the measured costs
      * @param errorClasses why runs did not pass ({@link #errorClass}), with counts
+     * @param metricSums per named metric, its sum and how many runs wrote it
      */
     public record Tally(int runs, int passed, List<int[]> tasks, double rewardSum, int rewards, Long medianDurationMs,
             long tokensIn, long tokensOut, int tokensMeasured, BigDecimal costUsd, int costMeasured,
-            Set<String> costSources, Map<String, Integer> errorClasses) {
+            Set<String> costSources, Map<String, Integer> errorClasses, Map<String, MetricSum> metricSums) {
         public Tally {
             tasks = List.copyOf(tasks);
             Objects.requireNonNull(costUsd, "costUsd");
             costSources = Set.copyOf(costSources);
             errorClasses = Map.copyOf(errorClasses);
+            metricSums = Map.copyOf(metricSums);
+        }
+
+        /** A tally without named metrics. */
+        public Tally(int runs, int passed, List<int[]> tasks, double rewardSum, int rewards, Long medianDurationMs,
+                long tokensIn, long tokensOut, int tokensMeasured, BigDecimal costUsd, int costMeasured,
+                Set<String> costSources, Map<String, Integer> errorClasses) {
+            this(runs, passed, tasks, rewardSum, rewards, medianDurationMs, tokensIn, tokensOut, tokensMeasured, costUsd,
+                    costMeasured, costSources, errorClasses, Map.of());
         }
     }
 
@@ -170,7 +229,16 @@ public record Metrics(
                 t.rewards() == 0 ? null : t.rewardSum() / t.rewards(), t.rewards(), t.medianDurationMs(),
                 tokens == 0 ? null : t.tokensIn(), tokens == 0 ? null : t.tokensOut(), tokens,
                 t.costMeasured() == 0 ? null : t.costUsd(), t.costMeasured(), t.costSources(), costPerPass,
-                t.errorClasses());
+                t.errorClasses(), means(t.metricSums()));
+    }
+
+    private static Map<String, MetricMean> means(Map<String, MetricSum> sums) {
+        if (sums.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, MetricMean> out = new TreeMap<>();
+        sums.forEach((name, s) -> out.put(name, new MetricMean(s.sum() / s.measured(), s.measured())));
+        return out;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.harness4j.bench;
 
 import java.math.BigDecimal;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -31,6 +32,8 @@ import java.util.Objects;
  *     verifier-error}, {@code verifier-timeout}, {@code not-verified}), or {@code null} when the
  *     task has no verifier
  * @param reward the verifier's reward in [0, 1], or {@code null} when none was written
+ * @param rewards the verifier's named metrics ({@code verify.rewards}), in its order; empty when
+ *     it wrote none
  */
 public record ResultRow(
         String dir,
@@ -53,12 +56,25 @@ public record ResultRow(
         String branch,
         int trial,
         String verifyStatus,
-        Double reward) {
+        Double reward,
+        Map<String, Double> rewards) {
 
     public ResultRow {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(harness, "harness");
         Objects.requireNonNull(outcome, "outcome");
+        rewards = rewards == null || rewards.isEmpty() ? Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(rewards));
+    }
+
+    /** A row without named metrics (a verifier that wrote one reward, or none). */
+    public ResultRow(String dir, String harness, String provider, String model, String task, String outcome,
+            String reason, Long durationMs, Long filesChanged, Long insertions, Long deletions, Long tokensIn,
+            Long tokensOut, String tokenSource, BigDecimal costUsd, String costSource, String servedVerdict,
+            String branch, int trial, String verifyStatus, Double reward) {
+        this(dir, harness, provider, model, task, outcome, reason, durationMs, filesChanged, insertions, deletions,
+                tokensIn, tokensOut, tokenSource, costUsd, costSource, servedVerdict, branch, trial, verifyStatus, reward,
+                Map.of());
     }
 
     /**

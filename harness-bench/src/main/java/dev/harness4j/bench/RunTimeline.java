@@ -24,9 +24,10 @@ import java.util.Locale;
  * {@code requests.jsonl} (status, latency, models, tokens, errors), the verifier (meta.json's
  * {@code verify}: it runs last before the results are written, so its bar ends there), and what
  * the files say was left out. Every row has a bar on one time axis. Lines that cannot be read are
- * counted, not shown; a run without events says so.
+ * counted, not shown; a run without events says so. Shown on the static report's run pages and
+ * on {@code harness4j serve}'s ({@link #html}).
  */
-final class RunTimeline {
+public final class RunTimeline {
     /** At most this many model requests are rows; the rest are counted. */
     static final int MAX_REQUESTS = 500;
 
@@ -43,6 +44,19 @@ final class RunTimeline {
     private record Entry(String kind, Instant start, Duration length, String what) {}
 
     private RunTimeline() {}
+
+    /**
+     * The timeline section of a run, with its style, for a page of its own.
+     *
+     * @param dir the run's result dir
+     * @return the section's HTML ({@code <style>}, the heading and the table)
+     * @throws IOException when a file of the run exists but cannot be read
+     */
+    public static String html(Path dir) throws IOException {
+        StringBuilder sb = new StringBuilder("<style>").append(CSS).append("</style>");
+        append(sb, dir);
+        return sb.toString();
+    }
 
     /** Appends the timeline section of the run whose result dir is {@code dir}. */
     static void append(StringBuilder sb, Path dir) throws IOException {

@@ -100,6 +100,17 @@ public final class SuiteCheck {
         return new SuiteCheckReport(suite.id(), benchId, tasks);
     }
 
+    /**
+     * Writes the bench report of a check's runs, its findings first, into {@code
+     * <stateDir>/reports/<bench id>} and returns its {@code index.html}.
+     */
+    public Path writeReport(SuiteCheckReport report) {
+        Objects.requireNonNull(report, "report");
+        BenchSummary summary = BenchSummary.read(runner.results()).forBench(report.benchId());
+        return BenchReport.write(runner.results().resultsDir(), summary.rows(), BenchMetrics.of(summary), null, report,
+                runner.stateDir().resolve(Bench.REPORT_DIR).resolve(report.benchId()));
+    }
+
     private SuiteCheckReport.Verdict run(BenchPlan plan, Combo c, boolean numbered) throws InterruptedException {
         byte[] b = new byte[4];
         random.nextBytes(b);

@@ -40,7 +40,7 @@ public record SuiteCheckReport(String suite, String benchId, List<TaskCheck> tas
         NO_VERIFIER("no verifier: no run of it can pass or fail", true),
         /** The task has no reference solution: its verifier is not checked against a correct answer (a warning). */
         NO_SOLUTION("no reference solution (warning: the verifier is not checked against a correct answer; add"
-                + " \"solution\" to task.json)", false);
+                + " \"solution\" to task.json, or solution/solve.sh to a Harbor task)", false);
 
         private final String text;
         private final boolean broken;

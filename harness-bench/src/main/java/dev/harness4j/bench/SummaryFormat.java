@@ -38,7 +38,8 @@ public final class SummaryFormat {
         lines.add(HEADER);
         for (ResultRow r : s.rows()) {
             lines.add(new String[] {nz(r.task()), r.harness() + (r.reference() ? " (reference)" : ""), nz(r.model()), String.valueOf(r.trial()), r.outcome(),
-                nz(r.verifyStatus()) + (r.reward() == null ? "" : String.format(Locale.ROOT, " (%.2f)", r.reward())),
+                nz(r.verifyStatus()) + (r.reward() == null ? "" : String.format(Locale.ROOT, " (%.2f", r.reward())
+                        + (r.rewards().isEmpty() ? "" : ": " + RewardText.of(r.rewards())) + ")"),
                 duration(r.durationMs()),
                 nz(r.filesChanged()), lines(r), tokens(r), cost(r), nz(r.servedVerdict()), r.branch() == null ? "-" : r.branch()});
         }
@@ -82,7 +83,12 @@ public final class SummaryFormat {
         List<Integer> ks = shownK(maxK);
         List<String> head = new ArrayList<>(List.of("#", "harness", "model", "pass", "rate", "95% CI"));
         ks.forEach(k -> head.add("pass@" + k));
-        head.addAll(List.of("reward", "median", "tokens in/out", "cost", "cost/pass", "not passed"));
+        boolean named = RewardText.any(m.leaderboard());
+        head.add("reward");
+        if (named) {
+            head.add("rewards per metric");
+        }
+        head.addAll(List.of("median", "tokens in/out", "cost", "cost/pass", "not passed"));
         List<String[]> lines = new ArrayList<>();
         lines.add(head.toArray(String[]::new));
         int rank = 1;
@@ -97,6 +103,9 @@ public final class SummaryFormat {
             }
             l.add(x.meanReward() == null ? "-" : String.format(Locale.ROOT, "%.2f", x.meanReward())
                     + measured(x.rewardMeasured(), x.runs()));
+            if (named) {
+                l.add(RewardText.means(x.rewards(), x.runs()));
+            }
             l.add(duration(x.medianDurationMs()));
             l.add(x.tokensIn() == null ? UNMEASURED : x.tokensIn() + "/" + x.tokensOut() + measured(x.tokensMeasured(), x.runs()));
             l.add(x.costUsd() == null ? UNMEASURED : "$" + money(x.costUsd()) + measured(x.costMeasured(), x.runs())
@@ -118,7 +127,8 @@ public final class SummaryFormat {
         for (BenchMetrics.ComboMetrics c : m.references()) {
             Metrics x = c.metrics();
             sb.append("  ").append(c.harness()).append(": ").append(x.passed()).append('/').append(x.runs())
-                    .append(" passed").append(x.errorClasses().isEmpty() ? "" : "; not passed: " + x.errorClasses()
+                    .append(" passed").append(x.rewards().isEmpty() ? "" : "; rewards " + RewardText.means(x.rewards(), x.runs()))
+                    .append(x.errorClasses().isEmpty() ? "" : "; not passed: " + x.errorClasses()
                             .entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")))
                     .append('\n');
         }
@@ -166,7 +176,7 @@ public final class SummaryFormat {
                 d.medianDurationDeltaMs() == null ? "-" : (d.medianDurationDeltaMs() >= 0 ? "+" : "-")
                         + duration(Math.abs(d.medianDurationDeltaMs()))});
         }
-        sb.append(align(lines));
+        sb.append(align(lines)).append(RewardText.compare(c));
         return sb.toString();
     }
 
@@ -227,18 +237,27 @@ public final class SummaryFormat {
                 + (t.problems() == 0 ? "" : " · " + t.problems() + " unreadable");
     }
 
-    /** One header line and one line per result; unmeasured cells are empty. */
+    /**
+     * One header line and one line per result; unmeasured cells are empty. After the fixed columns
+     * ({@code ..., reference, verify_status, reward}) comes one {@code reward:<name>} column per
+     * named metric any result has, sorted by name.
+     */
     public static String csv(BenchSummary s) {
+        List<String> names = RewardText.names(s.rows());
         StringBuilder sb = new StringBuilder(
                 "dir,harness,provider,model,task,outcome,reason,duration_ms,files_changed,insertions,deletions,"
-                        + "tokens_in,tokens_out,token_source,cost_usd,cost_source,served_verdict,branch,reference\n");
+                        + "tokens_in,tokens_out,token_source,cost_usd,cost_source,served_verdict,branch,reference,"
+                        + "verify_status,reward");
+        names.forEach(n -> sb.append(',').append(csvCell("reward:" + n)));
+        sb.append('\n');
         for (ResultRow r : s.rows()) {
-            Object[] cells = {r.dir(), r.harness(), r.provider(), r.model(), r.task(), r.outcome(), r.reason(),
-                r.durationMs(), r.filesChanged(), r.insertions(), r.deletions(), r.tokensIn(), r.tokensOut(),
-                r.tokenSource(), r.costUsd() == null ? null : figure(r.costUsd()).toPlainString(), r.costSource(),
-                r.servedVerdict(), r.branch(), r.reference()};
-            for (int i = 0; i < cells.length; i++) {
-                sb.append(csvCell(cells[i])).append(i + 1 < cells.length ? "," : "\n");
+            List<Object> cells = new ArrayList<>(java.util.Arrays.asList(r.dir(), r.harness(), r.provider(), r.model(),
+                    r.task(), r.outcome(), r.reason(), r.durationMs(), r.filesChanged(), r.insertions(), r.deletions(),
+                    r.tokensIn(), r.tokensOut(), r.tokenSource(), r.costUsd() == null ? null : figure(r.costUsd()).toPlainString(),
+                    r.costSource(), r.servedVerdict(), r.branch(), r.reference(), r.verifyStatus(), r.reward()));
+            names.forEach(n -> cells.add(r.rewards().get(n)));
+            for (int i = 0; i < cells.size(); i++) {
+                sb.append(csvCell(cells.get(i))).append(i + 1 < cells.size() ? "," : "\n");
             }
         }
         return sb.toString();
@@ -270,6 +289,10 @@ public final class SummaryFormat {
             n.put("served_verdict", r.servedVerdict());
             n.put("branch", r.branch());
             n.put("reference", r.reference());
+            n.put("verify_status", r.verifyStatus());
+            n.put("reward", r.reward());
+            ObjectNode metrics = n.putObject("rewards");
+            r.rewards().forEach(metrics::put);
         }
         BenchSummary.Totals t = s.totals();
         ObjectNode tn = root.putObject("totals");

@@ -31,17 +31,26 @@ import java.util.stream.Stream;
  *   "setup": "sh \"$TASK_DIR/setup.sh\"",      // builds the repository in an empty dir; or:
  *   "baseline": {"repo": "../../repos/calc", "ref": "main"},   // relative to the task dir
  *   "limits": {"max_runtime_seconds": 300, "inactivity_timeout_seconds": 120, "max_turns": 30},
- *   "verify": {"command": "python3 verify/test_calc.py", "timeout_seconds": 60, "files": "verify"},
+ *   "verify": {"command": "python3 verify/test_calc.py", "timeout_seconds": 60, "files": "verify",
+ *              "primary_metric": "tests", "pass_reward": 1.0},    // both optional: see TaskVerify
  *   "solution": "solution/solve.sh",           // or {"command": "..."}: what the oracle runs
- *   "tags": ["python"]
+ *   "tags": ["python"],
+ *   "mcp_servers": [{"name": "notes", "command": "python3", "args": ["${TASK_DIR}/mcp/notes.py"]},
+ *                   {"name": "docs", "url": "http://127.0.0.1:8931/mcp"}]   // given to every agent's run
  * }
  * }</pre>
+ *
+ * <p>A sub-directory with a {@code task.toml} instead is a task in Harbor's format, read as it is
+ * ({@link HarborTasks}: {@code instruction.md}, {@code tests/test.sh}, {@code solution/solve.sh},
+ * {@code environment/}); a suite may mix both, and a directory that is one Harbor task is a suite
+ * of that task.
  *
  * <p>{@code verify.files} (default {@code verify} when that directory exists) is copied into the
  * workspace only after the agent has finished. {@code solution} is the task's reference solution
  * ({@link TaskSolution}): a shell script file inside the task dir, or inline commands; it is
  * read when the suite is loaded, never shown to an agent, and run by the {@code oracle}
- * reference harness ({@link SuiteCheck}). Every problem in every task (unreadable JSON, an
+ * reference harness ({@link SuiteCheck}). {@code mcp_servers} ({@link TaskMcpServers}) are given to
+ * every agent's run of the task; a plan refuses a harness without MCP. Every problem in every task (unreadable JSON, an
  * unknown field, no instruction, no verify command, two tasks with one id, ...) is reported at
  * once in one {@link BenchPlanException}.
  *
@@ -57,11 +66,12 @@ public final class TaskSuite {
     public static final String INSTRUCTION_FILE = "instruction.md";
 
     private static final Set<String> FIELDS = Set.of("id", "instruction", "baseline", "setup", "limits", "verify", "solution",
-            "tags");
+            "tags", "mcp_servers");
     private static final Set<String> SOLUTION_FIELDS = Set.of("command");
     private static final Set<String> BASELINE_FIELDS = Set.of("repo", "ref");
     private static final Set<String> LIMIT_FIELDS = Set.of("max_runtime_seconds", "inactivity_timeout_seconds", "max_turns");
-    private static final Set<String> VERIFY_FIELDS = Set.of("command", "timeout_seconds", "files");
+    private static final Set<String> VERIFY_FIELDS = Set.of("command", "timeout_seconds", "files", "primary_metric",
+            "pass_reward");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String id;
@@ -88,8 +98,8 @@ public final class TaskSuite {
     }
 
     /**
-     * Reads a suite from a directory: each sub-directory with a {@code task.json} is a task; the
-     * suite's id is the directory's name.
+     * Reads a suite from a directory: each sub-directory with a {@code task.json} (or a Harbor
+     * {@code task.toml}) is a task; the suite's id is the directory's name.
      *
      * @throws BenchPlanException listing every problem of every task
      */
@@ -106,13 +116,19 @@ public final class TaskSuite {
             throw new BenchPlanException(List.of("the suite directory " + root + " cannot be read (" + e
                     + "): give a directory with one sub-directory per task"));
         }
+        if (Files.isRegularFile(root.resolve(HarborTasks.TASK_FILE))) {
+            taskDirs = List.of(root); // one Harbor task given by itself: a suite of one
+        }
         for (Path t : taskDirs) {
             if (Files.isRegularFile(t.resolve(TASK_FILE))) {
                 loadTask(t, problems).ifPresent(tasks::add);
+            } else if (Files.isRegularFile(t.resolve(HarborTasks.TASK_FILE))) {
+                HarborTasks.load(t, problems).ifPresent(tasks::add);
             }
         }
         if (tasks.isEmpty() && problems.isEmpty()) {
-            problems.add("the suite " + root + " has no task: add a sub-directory with a " + TASK_FILE);
+            problems.add("the suite " + root + " has no task: add a sub-directory with a " + TASK_FILE + " (or a Harbor"
+                    + " task's " + HarborTasks.TASK_FILE + ")");
         }
         duplicates(tasks, problems);
         if (!problems.isEmpty()) {
@@ -191,6 +207,20 @@ public final class TaskSuite {
             String command = text(v, "command", own);
             Long timeout = positive(v, "timeout_seconds", own);
             String files = text(v, "files", own);
+            String primary = text(v, "primary_metric", own);
+            Double passReward = null;
+            JsonNode pr = v.get("pass_reward");
+            if (pr != null && !pr.isNull()) {
+                if (!pr.isNumber() || pr.doubleValue() < 0 || pr.doubleValue() > 1) {
+                    own.add("\"verify.pass_reward\" must be a number in [0, 1], was " + pr);
+                } else {
+                    passReward = pr.doubleValue();
+                }
+            }
+            if (primary != null && primary.isBlank()) {
+                own.add("\"verify.primary_metric\" is blank: name a metric the verifier writes, or leave it out");
+                primary = null;
+            }
             Path filesDir = null;
             if (files != null) {
                 filesDir = dir.resolve(files).normalize();
@@ -203,8 +233,8 @@ public final class TaskSuite {
             if (command == null || command.isBlank()) {
                 own.add("no verify command: add \"verify\": {\"command\": \"...\"}");
             } else {
-                verify = new TaskVerify(command, timeout == null ? TaskVerify.DEFAULT_TIMEOUT : Duration.ofSeconds(timeout),
-                        filesDir);
+                verify = TaskVerify.builder(command).timeout(timeout == null ? TaskVerify.DEFAULT_TIMEOUT
+                        : Duration.ofSeconds(timeout)).files(filesDir).primaryMetric(primary).passReward(passReward).build();
             }
         }
         TaskSolution solution = solution(dir, n.get("solution"), own);
@@ -223,12 +253,14 @@ public final class TaskSuite {
                 });
             }
         }
+        List<dev.harness4j.api.McpServer> mcp = TaskMcpServers.read(dir, n.get("mcp_servers"), own);
         if (!own.isEmpty()) {
             own.forEach(p -> problems.add(where + ": " + p));
             return Optional.empty();
         }
         BenchTask.Builder task = BenchTask.builder(id).instruction(instruction).dir(dir).verify(verify)
                 .tags(tags.toArray(String[]::new));
+        mcp.forEach(task::mcpServer);
         if (repo != null) {
             task.baseline(repo, ref);
         }
@@ -348,7 +380,8 @@ public final class TaskSuite {
         return v.longValue();
     }
 
-    private static String firstLine(String s) {
+    /** The first line of a message ({@code ""} for none): parsers' messages go on with the location. */
+    static String firstLine(String s) {
         if (s == null) {
             return "";
         }

@@ -6,7 +6,6 @@ import dev.harness4j.core.AfterHarness;
 import dev.harness4j.core.process.ProcessOutcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +23,11 @@ import java.util.function.Function;
  * a {@link TaskVerify}, copies the task's verifier files into the workspace (after the agent, so it
  * never saw them; whatever the agent left under that name is replaced), runs the verify command
  * there under the runner's supervision, and records {@code verify.log} and a {@code verify}
- * section in {@code meta.json}: {@code status}, {@code exit_code}, {@code reward}, {@code
- * duration_ms}, {@code reason}. A run that did not complete is recorded {@code not-verified}.
+ * section in {@code meta.json}: {@code status}, {@code exit_code}, {@code reward}, {@code rewards}
+ * (the named metrics, when the verifier wrote some: {@link VerifierRewards}), {@code duration_ms},
+ * {@code reason}. A run that did not complete is recorded {@code not-verified}. A Harbor task's
+ * verifier ({@link TaskVerify.Layout#HARBOR}) gets its {@code tests/} and {@code /logs/verifier}
+ * as per-run directories in the step's scratch dir ({@link HarborPaths}).
  */
 final class Verification implements AfterHarness {
     /** The section's key in {@code meta.json}. */
@@ -55,20 +57,33 @@ final class Verification implements AfterHarness {
             return;
         }
         TaskVerify v = verify.get();
-        if (v.files() != null) {
-            try {
+        boolean harbor = v.layout() == TaskVerify.Layout.HARBOR;
+        Path scratch = ctx.scratchDir();
+        HarborPaths paths = harbor ? new HarborPaths(scratch.resolve("tests"), scratch.resolve("logs/verifier")) : null;
+        String command = v.command();
+        try {
+            if (harbor) {
+                Files.createDirectories(paths.logs());
+                if (v.files() != null) {
+                    copyFiles(v.files(), paths.tests());
+                    paths.rewriteFiles();
+                }
+                command = paths.rewrite(command);
+            } else if (v.files() != null) {
                 copyFiles(v.files(), ctx.workspace().resolve(v.files().getFileName().toString()));
-            } catch (UncheckedIOException e) {
-                section.put("status", VerifyStatus.VERIFIER_ERROR.wireName());
-                section.put("reason", e.getMessage() + ": " + e.getCause());
-                ctx.putMeta(SECTION, section);
-                return;
             }
+        } catch (IOException | UncheckedIOException e) {
+            section.put("status", VerifyStatus.VERIFIER_ERROR.wireName());
+            section.put("reason", e instanceof UncheckedIOException u ? u.getMessage() + ": " + u.getCause()
+                    : "could not lay out the verifier's files: " + e);
+            ctx.putMeta(SECTION, section);
+            return;
         }
-        Path reward = ctx.scratchDir().resolve("reward.txt");
-        Path log = ctx.scratchDir().resolve(LOG);
-        ProcessOutcome o = ctx.run(List.of("sh", "-c", v.command()), Map.of(TaskVerify.REWARD_ENV, reward.toString()),
-                v.timeout(), log);
+        Path rewardTxt = harbor ? paths.logs().resolve("reward.txt") : scratch.resolve("reward.txt");
+        Path rewardJson = harbor ? paths.logs().resolve("reward.json") : scratch.resolve("reward.json");
+        Path log = scratch.resolve(LOG);
+        ProcessOutcome o = ctx.run(List.of("sh", "-c", command), Map.of(TaskVerify.REWARD_ENV, rewardTxt.toString(),
+                TaskVerify.REWARDS_ENV, rewardJson.toString()), v.timeout(), log);
         ctx.addResultFile(LOG, log);
         VerifyStatus status;
         String reason = null;
@@ -80,30 +95,42 @@ final class Verification implements AfterHarness {
             status = VerifyStatus.VERIFIER_ERROR;
             reason = "the verify command ended " + kind.name().toLowerCase(java.util.Locale.ROOT)
                     + (o.termination().reason() == null ? "" : ": " + o.termination().reason());
-        } else if (o.exitCode() != null && o.exitCode() == 0) {
-            status = VerifyStatus.PASSED;
         } else if (o.exitCode() != null && (o.exitCode() == 126 || o.exitCode() == 127)) {
             status = VerifyStatus.VERIFIER_ERROR;
             reason = "the verify command could not run (exit " + o.exitCode() + ": not executable or not found)";
+        } else if (o.exitCode() != null && o.exitCode() == 0) {
+            status = VerifyStatus.PASSED;
         } else {
             status = VerifyStatus.FAILED;
         }
-        Double value = null;
-        if (Files.exists(reward) && status != VerifyStatus.VERIFIER_TIMEOUT) {
-            try {
-                value = Double.parseDouble(Files.readString(reward, StandardCharsets.UTF_8).strip());
-                if (!(value >= 0.0 && value <= 1.0)) {
-                    throw new NumberFormatException("not in [0, 1]");
-                }
-            } catch (IOException | NumberFormatException e) {
-                value = null;
+        VerifierRewards.Read rewards = new VerifierRewards.Read(null, Map.of(), null);
+        if (status != VerifyStatus.VERIFIER_TIMEOUT) {
+            rewards = VerifierRewards.read(rewardTxt, rewardJson, v.primaryMetric(),
+                    harbor ? "/logs/verifier/reward.txt" : "the reward file", harbor ? "/logs/verifier/reward.json"
+                            : "the rewards file");
+            if (rewards.problem() != null && status != VerifyStatus.VERIFIER_ERROR) {
                 status = VerifyStatus.VERIFIER_ERROR;
-                reason = "the reward file holds no number in [0, 1] (" + e.getMessage() + ")";
+                reason = rewards.problem();
+            } else if (v.passReward() != null && status != VerifyStatus.VERIFIER_ERROR) {
+                if (!rewards.written()) {
+                    status = VerifyStatus.VERIFIER_ERROR;
+                    reason = harbor ? "tests/test.sh wrote no reward: it must write /logs/verifier/reward.txt (one number)"
+                            + " or /logs/verifier/reward.json (named metrics)"
+                            : "the verify command wrote no reward, and this task is judged by its reward: write a number to"
+                                    + " $" + TaskVerify.REWARD_ENV + " or named metrics to $" + TaskVerify.REWARDS_ENV;
+                } else {
+                    status = rewards.reward() >= v.passReward() ? VerifyStatus.PASSED : VerifyStatus.FAILED;
+                    reason = status == VerifyStatus.PASSED ? null : String.format(java.util.Locale.ROOT,
+                            "reward %.2f is below the %.2f a pass needs", rewards.reward(), v.passReward());
+                }
             }
         }
         section.put("status", status.wireName());
         section.put("exit_code", o.exitCode());
-        section.put("reward", value);
+        section.put("reward", rewards.reward());
+        if (!rewards.metrics().isEmpty()) {
+            section.put("rewards", new LinkedHashMap<>(rewards.metrics()));
+        }
         section.put("duration_ms", o.duration().toMillis());
         section.put("reason", reason);
         ctx.putMeta(SECTION, section);

@@ -25,8 +25,14 @@ final class BenchTesting {
     private BenchTesting() {}
 
     static Harness harness(String id, String binary) {
+        return harness(id, binary, false);
+    }
+
+    /** {@link #harness(String, String)}, taking MCP servers when {@code mcp}. */
+    static Harness harness(String id, String binary, boolean mcp) {
         return new Harness() {
             @Override public String id() { return id; }
+            @Override public boolean supportsMcp() { return mcp; }
             @Override public CompletionMode completionMode() { return CompletionMode.OPAQUE; }
             @Override public InstallInfo installInfo() {
                 return new InstallInfo(binary, List.of("--version"), "npm i -g " + binary + "@1.0.0");
@@ -57,7 +63,7 @@ final class BenchTesting {
 
     /** Three adapters whose binaries exist everywhere ({@code sh}, {@code ls}, {@code cat}) and one that is not installed. */
     static HarnessRegistry registry() {
-        return HarnessRegistry.builder().add(harness("claude-code", "sh")).add(harness("opencode", "ls"))
+        return HarnessRegistry.builder().add(harness("claude-code", "sh", true)).add(harness("opencode", "ls"))
                 .add(harness("aider", "cat")).add(harness("ghost", "definitely-not-installed-h4j")).build();
     }
 

@@ -18,8 +18,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code bench check --suite DIR}: runs the reference harnesses {@code nop} (once) and {@code
- * oracle} (twice) on every task ({@link SuiteCheck}) and names each broken task; exit 1 when one
- * is, 2 when the suite cannot be read or planned. Needs no provider.
+ * oracle} (twice) on every task ({@link SuiteCheck}) and names each broken task, and writes the
+ * bench report of its runs with the findings; exit 1 when a task is broken, 2 when the suite
+ * cannot be read or planned. Needs no provider.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = "Checks a suite's verifiers: nop must fail, the reference solution (oracle, run twice) must pass."
@@ -29,7 +30,7 @@ final class BenchCheckCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
     @Mixin
     Harness4j.StateDirOption state = new Harness4j.StateDirOption();
-    @Option(names = "--suite", required = true, description = "a directory of tasks (task.json each)")
+    @Option(names = "--suite", required = true, description = "a directory of tasks (task.json or Harbor's task.toml each)")
     Path suite;
     @Option(names = "--id", description = "the bench id of the check's results (default: <suite>-check)")
     String id;
@@ -51,9 +52,11 @@ final class BenchCheckCommand implements Callable<Integer> {
                 if (repo != null) {
                     b.baseline(repo);
                 }
-                SuiteCheckReport report = b.build().check(tasks);
+                SuiteCheck check = b.build();
+                SuiteCheckReport report = check.check(tasks);
                 ps.flush();
                 out.print(report.text());
+                out.println("report: " + check.writeReport(report));
                 out.flush();
                 return report.broken() ? Harness4j.FAILED : Harness4j.OK;
             }

@@ -38,7 +38,7 @@ final class BenchCommand implements Runnable {
     static class PlanOptions {
         @Mixin
         Harness4j.StateDirOption state = new Harness4j.StateDirOption();
-        @Option(names = "--suite", required = true, description = "a directory of tasks (task.json each)")
+        @Option(names = "--suite", required = true, description = "a directory of tasks (task.json or Harbor's task.toml each)")
         Path suite;
         @Option(names = "--id", description = "the bench's id (default: the suite directory's name)")
         String id;

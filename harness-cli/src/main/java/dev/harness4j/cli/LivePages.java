@@ -55,7 +55,7 @@ final class LivePages {
     static String benches(LiveState state, String token) {
         List<LiveState.Entry> entries = state.entries();
         BenchSummary summary = state.summary();
-        StringBuilder h = new StringBuilder("<h1>harness4j benches</h1>\n<p>state dir: ").append(esc(state.stateDir()))
+        StringBuilder h = new StringBuilder("<h1>harness4j benches</h1>\n<p>").append(esc(state.where()))
                 .append("</p>\n<table id=\"benches\"><tr><th>bench</th><th>status</th><th>queued</th><th>running</th>"
                         + "<th>results</th><th>passed</th></tr>\n");
         for (String id : state.benches(entries, summary)) {
@@ -73,9 +73,11 @@ final class LivePages {
 
     /** One bench: the frame, whose live part is {@link #benchLive}. */
     static String bench(LiveState state, String id, String token) {
-        String body = "<h1>bench " + esc(id) + "</h1>\n<p><a href=\"/report/" + esc(id) + "/index.html\">static report</a>"
-                + " · <a href=\"/compare?bench=" + esc(id) + "&amp;baseline=\">compare</a>"
-                + "<button id=\"bail-bench\" onclick=\"bail('/bail/bench/" + esc(id) + "')\">bail the bench</button></p>\n"
+        String body = "<h1>bench " + esc(id) + "</h1>\n<p>" + (state.reportDir(id).isPresent() ? "<a href=\"/report/"
+                + esc(id) + "/index.html\">static report</a> · " : "") + "<a href=\"/compare?bench=" + esc(id)
+                + "&amp;baseline=\">compare</a>" + state.noBail().map(why -> " · <span id=\"no-bail\">" + esc(why) + "</span>")
+                .orElse("<button id=\"bail-bench\" onclick=\"bail('/bail/bench/" + esc(id) + "')\">bail the bench</button>")
+                + "</p>\n"
                 + "<div id=\"live\">" + benchLive(state, id) + "</div>\n<script>const live=document.getElementById('live');"
                 + "const es=new EventSource('/events/bench/" + esc(id) + "');es.addEventListener('change',()=>"
                 + "fetch('/bench/" + esc(id) + "/live').then(r=>r.text()).then(t=>{live.innerHTML=t;tick();}));</script>";
@@ -101,7 +103,8 @@ final class LivePages {
                     .append("</a></td><td>").append(esc(e.task())).append("</td><td>").append(esc(e.harness()))
                     .append("</td><td>").append(esc(e.model())).append("</td><td>").append(e.trial()).append("</td><td>")
                     .append(e.attempts()).append("</td><td data-since=\"").append(esc(e.updatedAt())).append("\"></td>")
-                    .append("<td><button onclick=\"bail('/bail/run/").append(esc(e.runId())).append("')\">bail</button>")
+                    .append("<td>").append(state.noBail().isPresent() ? esc(e.worker() == null ? "" : "on " + e.worker())
+                            : "<button onclick=\"bail('/bail/run/" + esc(e.runId()) + "')\">bail</button>")
                     .append("</td></tr>\n");
         }
         h.append("</table>\n");

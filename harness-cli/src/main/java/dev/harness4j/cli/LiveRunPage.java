@@ -14,8 +14,9 @@ import java.util.Optional;
  * One run's page in {@code harness4j serve}: while it runs, its output as it is written ({@code
  * runs/<run id>/io/stdout.log} and {@code stderr.log}, streamed by {@link #tail}) and its model
  * requests and tokens so far ({@code io/requests.jsonl}, the meter's records) against its budget;
- * once it has a result, what the result directory holds: outcome, tokens and cost, diff, verify
- * log, trajectory steps and transcript.
+ * and its trajectory steps so far ({@link LiveSteps}); once it has a result, what the result
+ * directory holds: outcome, tokens and cost, diff, verify log, timeline, trajectory steps and
+ * transcript.
  */
 final class LiveRunPage {
     /** The most of one file a page shows: 256 KiB. */
@@ -36,19 +37,36 @@ final class LiveRunPage {
         if (result.isPresent()) {
             finished(h, result.get());
         } else {
-            boolean running = entry.map(e -> e.state().equals("running")).orElse(false);
-            h.append("<p id=\"status\" class=\"running\">").append(running ? "running" : "not running").append(" · elapsed ")
-                    .append("<span data-since=\"").append(LivePages.esc(entry.map(LiveState.Entry::updatedAt).orElse(null)))
-                    .append("\"></span><button id=\"bail-run\" onclick=\"bail('/bail/run/").append(LivePages.esc(runId))
-                    .append("')\">bail</button></p>\n<p id=\"meter\">").append(LivePages.esc(meter(state.liveIo(runId),
-                            entry.orElse(null)))).append("</p>\n<h2>Output</h2>\n<pre id=\"transcript\"></pre>\n"
-                            + "<script>const tr=document.getElementById('transcript');const es=new EventSource('/events/run/")
-                    .append(LivePages.esc(runId)).append("');es.addEventListener('line',m=>{const d=JSON.parse(m.data);"
-                            + "const s=document.createElement('span');s.className='line '+d.stream;s.textContent=d.text+'\\n';"
-                            + "tr.appendChild(s);});es.addEventListener('meter',m=>{document.getElementById('meter')"
-                            + ".textContent=m.data;});es.addEventListener('done',()=>{es.close();location.reload();});</script>\n");
+            running(h, state, runId, entry.orElse(null));
         }
         return LivePages.run(runId, token, h.toString());
+    }
+
+    /** A run without a result: its status, bail button, and what this machine can follow of it. */
+    private static void running(StringBuilder h, LiveState state, String runId, LiveState.Entry entry) {
+        String id = LivePages.esc(runId);
+        boolean running = entry != null && entry.state().equals("running");
+        h.append("<p id=\"status\" class=\"running\">").append(running ? "running" : "not running")
+                .append(entry != null && entry.worker() != null ? " on " + LivePages.esc(entry.worker()) : "")
+                .append(" · elapsed <span data-since=\"").append(LivePages.esc(entry == null ? null : entry.updatedAt()))
+                .append("\"></span>").append(state.noBail().isPresent() ? "" : "<button id=\"bail-run\" onclick=\"bail("
+                        + "'/bail/run/" + id + "')\">bail</button>").append("</p>\n");
+        Optional<Path> io = state.liveIo(runId);
+        if (io.isEmpty()) {
+            h.append("<p id=\"meter\">its output, trajectory and meter are on the worker's machine; this page shows"
+                    + " its result once the worker records it</p>\n<script>const es=new EventSource('/events/run/")
+                    .append(id).append("');es.addEventListener('done',()=>{es.close();location.reload();});</script>\n");
+            return;
+        }
+        h.append("<p id=\"meter\">").append(LivePages.esc(meter(io.get(), entry))).append("</p>\n<h2>Trajectory so far</h2>\n"
+                + "<ol id=\"steps\"></ol>\n<h2>Output</h2>\n<pre id=\"transcript\"></pre>\n"
+                + "<script>const tr=document.getElementById('transcript');const es=new EventSource('/events/run/")
+                .append(id).append("');es.addEventListener('line',m=>{const d=JSON.parse(m.data);"
+                        + "const s=document.createElement('span');s.className='line '+d.stream;s.textContent=d.text+'\\n';"
+                        + "tr.appendChild(s);});es.addEventListener('steps',m=>{const ol=document.getElementById('steps');"
+                        + "ol.replaceChildren(...JSON.parse(m.data).steps.map(t=>{const li=document.createElement('li');"
+                        + "li.textContent=t;return li;}));});es.addEventListener('meter',m=>{document.getElementById('meter')"
+                        + ".textContent=m.data;});es.addEventListener('done',()=>{es.close();location.reload();});</script>\n");
     }
 
     private static void finished(StringBuilder h, Path dir) {
@@ -68,6 +86,11 @@ final class LiveRunPage {
                 .append("</p>\n");
         section(h, "diff", "Diff", dir.resolve("diff.patch"));
         section(h, "verify", "Verify log", dir.resolve("verify.log"));
+        try {
+            h.append(dev.harness4j.bench.RunTimeline.html(dir)).append('\n');
+        } catch (IOException e) {
+            h.append("<p>no timeline: ").append(LivePages.esc(e.getMessage())).append("</p>\n");
+        }
         try {
             JsonNode t = JSON.readTree(dir.resolve("trajectory.json").toFile());
             h.append("<h2>Trajectory</h2>\n<ol id=\"trajectory\">");
@@ -111,18 +134,35 @@ final class LiveRunPage {
         return s.length() <= n ? s : s.substring(0, n) + "…";
     }
 
-    /** The model requests and tokens so far, from the meter's records, with the run's budget. */
+    /**
+     * The model requests and tokens so far, from the meter's records ({@code usage.input}, {@code
+     * usage.output} of each measured model request, {@code cost_usd} of each priced one), with the
+     * run's budget. Tokens or cost no record measured are "unmeasured", never 0.
+     */
     static String meter(Path io, LiveState.Entry entry) {
         long requests = 0;
+        long measured = 0;
         long in = 0;
         long out = 0;
+        long priced = 0;
+        java.math.BigDecimal cost = java.math.BigDecimal.ZERO;
         try {
             for (String line : Files.readAllLines(io.resolve("requests.jsonl"))) {
                 try {
                     JsonNode r = JSON.readTree(line);
-                    requests += r.path("model_request").asBoolean(r.path("modelRequest").asBoolean()) ? 1 : 0;
-                    in += r.path("input").asLong();
-                    out += r.path("output").asLong();
+                    if (r.path("model_request").asBoolean(false)) {
+                        requests++;
+                        JsonNode u = r.path("usage");
+                        if (r.path("measured").asBoolean(false) && u.hasNonNull("input") && u.hasNonNull("output")) {
+                            measured++;
+                            in += u.get("input").asLong();
+                            out += u.get("output").asLong();
+                        }
+                        if (r.hasNonNull("cost_usd")) {
+                            priced++;
+                            cost = cost.add(r.get("cost_usd").decimalValue());
+                        }
+                    }
                 } catch (IOException e) {
                     // a line being written
                 }
@@ -132,7 +172,11 @@ final class LiveRunPage {
         }
         String budget = entry == null ? "" : (entry.maxTokens() != null ? " · budget " + entry.maxTokens() + " tokens" : "")
                 + (entry.maxCost() != null ? " · budget $" + entry.maxCost() : "");
-        return "model requests so far " + requests + " · tokens " + in + " in, " + out + " out" + budget;
+        String tokens = measured == 0 ? "tokens unmeasured" : "tokens " + in + " in, " + out + " out"
+                + (measured < requests ? " (" + (requests - measured) + " requests unmeasured)" : "");
+        String costs = priced == 0 ? " · cost unmeasured" : " · cost $" + cost.toPlainString()
+                + (priced < measured ? " (" + (measured - priced) + " requests unpriced)" : "");
+        return "model requests so far " + requests + " · " + tokens + costs + budget;
     }
 
     /** The files a running run's output grows in, in the order they are streamed. */

@@ -38,13 +38,20 @@ final class LiveServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final LiveState state;
+    private final LiveSteps steps = new LiveSteps(dev.harness4j.core.HarnessRegistry.fromServices());
     private final String token;
     private final HttpServer server;
     private final ExecutorService threads;
     private volatile boolean closed;
 
+    /** Serves a file state dir. */
     LiveServer(Path stateDir, InetSocketAddress bind) throws IOException {
-        this.state = new LiveState(stateDir);
+        this(new LiveFiles(stateDir), bind);
+    }
+
+    /** Serves {@code state}, which it closes on {@link #close()}. */
+    LiveServer(LiveState state, InetSocketAddress bind) throws IOException {
+        this.state = state;
         byte[] random = new byte[24];
         new SecureRandom().nextBytes(random);
         this.token = HexFormat.of().formatHex(random);
@@ -100,11 +107,13 @@ final class LiveServer implements AutoCloseable {
         } else if (p[1].equals("bail") && p.length == 4 && LiveState.ID.matcher(p[3]).matches()) {
             if (!post || !same(x.getRequestHeaders().getFirst("X-Harness4j-Token"))) {
                 send(x, 403, "text/plain", "a bail is a POST with the X-Harness4j-Token header");
+            } else if (state.noBail().isPresent()) {
+                send(x, 409, "text/plain", state.noBail().get());
             } else if (p[2].equals("run")) {
-                BailRequests.requestRun(state.stateDir(), p[3]);
+                state.bailRun(p[3]);
                 send(x, 200, "text/plain", "bail requested for run " + p[3]);
             } else if (p[2].equals("bench")) {
-                BailRequests.requestBench(state.stateDir(), p[3]);
+                state.bailBench(p[3]);
                 send(x, 200, "text/plain", "bail requested for bench " + p[3]);
             } else {
                 send(x, 404, "text/plain", "no such page");
@@ -121,8 +130,7 @@ final class LiveServer implements AutoCloseable {
     private void compare(HttpExchange x, String bench, String baseline) throws IOException {
         String text;
         try {
-            text = baseline.isEmpty() ? "give a baseline bench" : dev.harness4j.bench.SummaryFormat.compare(
-                    new FileBackend(state.stateDir()).compare(bench, baseline, null));
+            text = baseline.isEmpty() ? "give a baseline bench" : state.compare(bench, baseline);
         } catch (IllegalArgumentException e) {
             text = e.getMessage();
         }
@@ -131,9 +139,9 @@ final class LiveServer implements AutoCloseable {
 
     /** A file of the bench's static report ({@code <state-dir>/reports/<bench>/}), nothing outside it. */
     private void report(HttpExchange x, String bench, String rest) throws IOException {
-        Path root = state.stateDir().resolve(dev.harness4j.bench.Bench.REPORT_DIR).resolve(bench).normalize();
-        Path file = root.resolve(rest.startsWith("/") ? rest.substring(1) : rest).normalize();
-        if (!file.startsWith(root) || !Files.isRegularFile(file)) {
+        Path root = state.reportDir(bench).map(Path::normalize).orElse(null);
+        Path file = root == null ? null : root.resolve(rest.startsWith("/") ? rest.substring(1) : rest).normalize();
+        if (file == null || !file.startsWith(root) || !Files.isRegularFile(file)) {
             send(x, 404, "text/plain", "no report file " + rest + " for bench " + bench
                     + " (a bench writes its report when it ends; harness4j bench report writes one)");
             return;
@@ -153,7 +161,10 @@ final class LiveServer implements AutoCloseable {
         if (kind.equals("bench")) {
             benchEvents(out);
         } else if (kind.equals("run")) {
-            new LiveTail(state, id, (event, data) -> write(out, event, data)).run(() -> closed, POLL, KEEP_ALIVE);
+            String harness = state.entries().stream().filter(e -> id.equals(e.runId())).map(LiveState.Entry::harness)
+                    .findFirst().orElse(null);
+            new LiveTail(state, id, (event, data) -> write(out, event, data), steps, harness)
+                    .run(() -> closed, POLL, KEEP_ALIVE);
         }
     }
 
@@ -244,6 +255,7 @@ final class LiveServer implements AutoCloseable {
             closed = true;
             server.stop(0);
             threads.shutdownNow();
+            state.close();
         }
     }
 }

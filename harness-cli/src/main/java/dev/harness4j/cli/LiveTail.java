@@ -13,7 +13,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Follows a running run's output files ({@link LiveRunPage#outputs}) for one event stream: each
  * complete line written since the last look is a {@code line} event ({@code {"stream", "text"}}),
- * a change of the meter's figures a {@code meter} event, and the run's result appearing (its
+ * a change of the meter's figures a {@code meter} event, a change of the trajectory steps so far
+ * ({@link LiveSteps}) a {@code steps} event ({@code {"steps": [text…]}}), and the run's result appearing (its
  * {@code runs/<run id>/io} directory gone, its result directory there) the {@code done} event
  * that ends the stream. It reads; it never writes.
  */
@@ -26,32 +27,49 @@ final class LiveTail {
     private final LiveState state;
     private final String runId;
     private final Sink sink;
+    private final LiveSteps steps;
+    private final String harness;
 
-    LiveTail(LiveState state, String runId, Sink sink) {
+    /**
+     * @param steps what reads the steps so far
+     * @param harness the run's harness id (its adapter parses the output), or {@code null} when unknown
+     */
+    LiveTail(LiveState state, String runId, Sink sink, LiveSteps steps, String harness) {
         this.state = state;
         this.runId = runId;
         this.sink = sink;
+        this.steps = steps;
+        this.harness = harness;
     }
 
     void run(BooleanSupplier stop, Duration poll, Duration keepAlive) throws IOException {
-        Path io = state.liveIo(runId);
-        List<Path> files = LiveRunPage.outputs(io);
+        Path io = state.liveIo(runId).orElse(null); // null: on another machine, only its result is seen
+        List<Path> files = io == null ? List.of() : LiveRunPage.outputs(io);
         long[] offsets = new long[files.size()];
         StringBuilder[] partial = {new StringBuilder(), new StringBuilder()};
         String meter = null;
+        List<String> shown = List.of();
         long quiet = 0;
         while (!stop.getAsBoolean()) {
             boolean sent = false;
             for (int i = 0; i < files.size(); i++) {
                 sent |= follow(files.get(i), i == 0 ? "stdout" : "stderr", offsets, i, partial[i]);
             }
-            if (Files.isDirectory(io)) {
+            if (io != null && Files.isDirectory(io)) {
                 String now = LiveRunPage.meter(io, null);
-                if (!now.equals(meter)) {
+                boolean metered = !now.equals(meter);
+                if (metered) {
                     meter = now;
                     sink.send("meter", now);
-                    sent = true;
                 }
+                if (sent || metered) {
+                    List<String> so = steps.steps(harness, io);
+                    if (!so.equals(shown) && !so.isEmpty()) {
+                        shown = so;
+                        sink.send("steps", LiveSteps.json(so));
+                    }
+                }
+                sent |= metered;
             } else if (state.resultDir(runId).isPresent()) {
                 sink.send("done", runId);
                 return;

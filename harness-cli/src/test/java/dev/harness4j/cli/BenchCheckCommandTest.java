@@ -40,6 +40,11 @@ class BenchCheckCommandTest {
                 "task lax: verifier accepts the untouched repository", "task unsolved: no reference solution (warning",
                 "suite check FAILED: 1 of 3 tasks broken: lax");
         assertThat(tmp.resolve("state/config/providers.json")).doesNotExist();
+        Path report = tmp.resolve("state/reports/mixed-check/index.html");
+        assertThat(out.toString()).contains("report: " + report);
+        assertThat(report).content().contains("<h2>Suite check</h2>",
+                "<li class=\"failed\">task lax: verifier accepts the untouched repository",
+                "<li class=\"warning\">task unsolved: no reference solution");
     }
 
     @Test

@@ -7,20 +7,17 @@ import dev.harness4j.core.ResultIndex;
 import dev.harness4j.core.StoredResult;
 import dev.harness4j.core.provider.ProviderConfig;
 import dev.harness4j.core.provider.ProvidersFile;
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
+import dev.harness4j.testkit.browser.ChildJvm;
+import dev.harness4j.testkit.browser.WebDriverSession;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -44,12 +41,12 @@ class ServeChromiumTest {
     private static final String SCRIPT = "i=0; while [ ! -f release ]; do echo \"line $i\"; i=$((i+1)); sleep 0.5; done;"
             + " rm release; echo hi > greeting.txt";
     @TempDir Path tmp;
-    private Process serve;
+    private ChildJvm serve;
 
     @AfterEach
     void stopServe() {
         if (serve != null) {
-            serve.destroy();
+            serve.close();
         }
     }
 
@@ -160,7 +157,7 @@ class ServeChromiumTest {
         }
         assertThat(bench.get(120, TimeUnit.SECONDS)).as(benchOut.toString()).isEqualTo(Harness4j.FAILED);
         assertThat(ResultIndex.of(state).all()).extracting(StoredResult::outcome).containsExactly("bailed");
-        assertThat(new LiveState(state).entries()).extracting(LiveState.Entry::state)
+        assertThat(new LiveFiles(state).entries()).extracting(LiveState.Entry::state)
                 .containsExactlyInAnyOrder("interrupted", "queued");
     }
 
@@ -172,17 +169,8 @@ class ServeChromiumTest {
 
     /** {@code harness4j serve} in a child JVM; the URL it prints. */
     private URI startServe(Path state) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        serve = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Harness4j.class.getName(), "serve",
-                "--state-dir", state.toString()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectError(tmp.resolve("serve.err").toFile()).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
-        Instant until = Instant.now().plus(Duration.ofSeconds(60));
-        for (String line; (line = out.readLine()) != null && Instant.now().isBefore(until); ) {
-            if (line.startsWith("watch it live: ")) {
-                return URI.create(line.substring("watch it live: ".length()));
-            }
-        }
-        throw new AssertionError("serve printed no URL; its stderr: " + Files.readString(tmp.resolve("serve.err")));
+        serve = ChildJvm.start(tmp, Harness4j.class.getName(), List.of(), List.of("serve", "--state-dir", state.toString()),
+                "watch it live: ");
+        return URI.create(serve.rest());
     }
 }

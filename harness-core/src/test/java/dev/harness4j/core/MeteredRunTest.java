@@ -135,7 +135,7 @@ class MeteredRunTest {
             assertThat(r.meter().modelRequests()).isEqualTo(4);
             assertThat(r.result().tokens().isMeasured()).as("only refused requests: unmeasured, not 0").isFalse();
             String requests = Files.readString(r.resultDir().resolve("requests.jsonl"));
-            assertThat(requests).doesNotContain(KEY);
+            assertThat(requests).doesNotContain(KEY).doesNotContain("cost_usd"); // unmeasured calls have no cost
         }
         try (HarnessRunner runner = runner(false)) { // without the meter, silence is idleness
             RunRecord r = run(runner, script, limits);
@@ -164,6 +164,17 @@ class MeteredRunTest {
             assertThat(r.result().tokens().output()).isEqualTo(30);
             assertThat(r.result().cost().source()).isEqualTo(dev.harness4j.api.Cost.Source.METERED_PRICE);
             assertThat(r.result().cost().usd()).isEqualByComparingTo(new BigDecimal("0.0063"));
+            BigDecimal perCall = BigDecimal.ZERO; // each answered call's cost at the price, as a live view sums them
+            for (String line : Files.readAllLines(r.resultDir().resolve("requests.jsonl"))) {
+                com.fasterxml.jackson.databind.JsonNode n = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line);
+                if (n.path("status").asInt() == 200) {
+                    assertThat(n.get("cost_usd").decimalValue()).as(line).isEqualByComparingTo(new BigDecimal("0.0021"));
+                    perCall = perCall.add(n.get("cost_usd").decimalValue());
+                } else {
+                    assertThat(n.has("cost_usd")).as("a refused call has no cost: " + line).isFalse();
+                }
+            }
+            assertThat(perCall).isEqualByComparingTo(r.result().cost().usd());
             assertThat(r.result().servedModel().verdict()).isEqualTo(dev.harness4j.api.ServedModel.Verdict.MISMATCH);
         }
     }

@@ -110,6 +110,15 @@ public final class MiniSweAgentHarness implements Harness {
     }
 
     /**
+     * False: mini-swe-agent 2.4 has no MCP client (bash is its only tool), so the runner refuses a
+     * run with MCP servers before anything is written.
+     */
+    @Override
+    public boolean supportsMcp() {
+        return false;
+    }
+
+    /**
      * {@inheritDoc}
      *
      * @throws dev.harness4j.api.HarnessException when the provider cannot be served ({@link

@@ -132,8 +132,8 @@ public final class PgResults {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO h4j_result (run_id, entry_id, bench, worker, dir,"
                 + " worker_dir, meta, harness, provider, model, task, outcome, reason, trial, duration_ms, files_changed,"
                 + " insertions, deletions, tokens_in, tokens_out, token_source, cost_usd, cost_source, served_verdict,"
-                + " branch, verify_status, reward) VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                + " ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id) DO NOTHING")) {
+                + " branch, verify_status, reward, rewards) VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                + " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb) ON CONFLICT (run_id) DO NOTHING")) {
             int i = 1;
             p.setString(i++, lease.runId());
             p.setString(i++, lease.entryId());
@@ -159,7 +159,8 @@ public final class PgResults {
             p.setString(i++, m.servedVerdict());
             p.setString(i++, m.branch());
             p.setString(i++, m.verifyStatus());
-            p.setObject(i, m.reward(), Types.DOUBLE);
+            p.setObject(i++, m.reward(), Types.DOUBLE);
+            p.setString(i, m.rewards());
             if (p.executeUpdate() == 0) {
                 return; // written before: its artifacts too
             }
@@ -185,7 +186,7 @@ public final class PgResults {
             List<ResultRow> out = new ArrayList<>();
             try (PreparedStatement p = c.prepareStatement("SELECT dir, harness, provider, model, task, outcome, reason,"
                     + " duration_ms, files_changed, insertions, deletions, tokens_in, tokens_out, token_source, cost_usd,"
-                    + " cost_source, served_verdict, branch, trial, verify_status, reward FROM h4j_result"
+                    + " cost_source, served_verdict, branch, trial, verify_status, reward, rewards::text FROM h4j_result"
                     + " WHERE ?::text IS NULL OR bench = ? ORDER BY dir")) {
                 p.setString(1, bench);
                 p.setString(2, bench);
@@ -196,7 +197,8 @@ public final class PgResults {
                                 r.getString(5), r.getString(6), r.getString(7), longOrNull(r, 8), longOrNull(r, 9),
                                 longOrNull(r, 10), longOrNull(r, 11), longOrNull(r, 12), longOrNull(r, 13),
                                 r.getString(14), r.getBigDecimal(15), r.getString(16), r.getString(17),
-                                r.getString(18), r.getInt(19), r.getString(20), doubleOrNull(r, 21)));
+                                r.getString(18), r.getInt(19), r.getString(20), doubleOrNull(r, 21),
+                                MetaColumns.rewards(r.getString(22))));
                     }
                 }
             }

@@ -70,14 +70,20 @@ class PgResultsTest {
         queue.enqueue("b1", PgTesting.specs("h", "p", runs.length), RetryPolicy.DEFAULT);
         for (int i = 0; i < runs.length; i++) {
             String[] r = runs[i];
-            Path dir = resultDir(r[2], r[0] + "__scripted__" + r[1], "run-" + i,
-                    PgTesting.meta(r[0], r[1], r[2], r[3], 1 + i % 2, 1000L * (i + 1), 100 + i, 0.01 * i, r[4]));
+            String meta = PgTesting.meta(r[0], r[1], r[2], r[3], 1 + i % 2, 1000L * (i + 1), 100 + i, 0.01 * i, r[4]);
+            if (i == 0) { // a verifier's named metrics: the summary from the database keeps them too
+                meta = meta.replace("\"reward\":1.0}", "\"reward\":1.0,\"rewards\":{\"tests\":1.0,\"lint\":0.5}}");
+            }
+            Path dir = resultDir(r[2], r[0] + "__scripted__" + r[1], "run-" + i, meta);
             runOne(dir, Outcome.COMPLETED, ArtifactCaps.DEFAULT);
         }
         BenchSummary fromFiles = BenchSummary.read(state);
         BenchSummary fromDb = results.summary("b1");
         assertThat(fromFiles.problems()).isEmpty();
         assertThat(fromDb.rows()).isEqualTo(fromFiles.rows());
+        assertThat(fromDb.rows().stream().filter(x -> x.harness().equals("claude-code") && x.task().equals("b1/t1"))
+                .findFirst().orElseThrow().rewards()).containsOnly(java.util.Map.entry("tests", 1.0),
+                java.util.Map.entry("lint", 0.5));
         assertThat(SummaryFormat.leaderboard(BenchMetrics.of(fromDb)))
                 .isEqualTo(SummaryFormat.leaderboard(BenchMetrics.of(fromFiles)));
         assertThat(results.summary("another-bench").rows()).isEmpty();
@@ -87,7 +93,7 @@ class PgResultsTest {
     /**
      * The metrics from the narrow columns (no ResultRow built) equal harness-bench's over the rows read from
      * the files: trials for pass@k, partly measured tokens and cost ("n/m measured"), several cost
-     * sources, rewards, even and odd counts of durations and none, no model, no task, two providers
+     * sources, rewards and named metrics, even and odd counts of durations and none, no model, no task, two providers
      * of one harness and model (one cell, two combos), every verify status; the printed leaderboard
      * and task grid are the same text.
      */
@@ -133,6 +139,9 @@ class PgResultsTest {
                                 if (i % 2 == 0) {
                                     vm.put("reward", i % 4 == 0 ? 0.5 : 0.25);
                                 }
+                                if (i % 3 == 0) { // named metrics on some runs: means per metric over those
+                                    vm.put("rewards", Map.of("tests", i % 2 == 0 ? 1.0 : 0.0, "lint", 0.5));
+                                }
                                 m.put("verify", vm);
                             }
                             metas.add(m);
@@ -166,7 +175,7 @@ class PgResultsTest {
                 .isEqualTo(expected.cells());
         assertThat(aggregated.tasks().keySet()).containsExactlyElementsOf(expected.tasks().keySet()).contains("null");
         assertThat(SummaryFormat.leaderboard(aggregated)).isEqualTo(SummaryFormat.leaderboard(expected))
-                .contains("measured)").contains("pass@3").contains("cli-estimate,meter");
+                .contains("measured)").contains("pass@3").contains("cli-estimate,meter").contains("rewards per metric");
         assertThat(SummaryFormat.taskGrid(aggregated)).isEqualTo(SummaryFormat.taskGrid(expected));
         assertThat(results.metrics("another-bench").leaderboard()).isEmpty();
     }

@@ -267,6 +267,12 @@ public final class BenchMain {
      * overlap (a lock per model), so any concurrency is safe.
      */
     private static QueueProcessor.Executor rescripting(QueueProcessor.Executor inner, ScriptedModelServer server) {
+        return rescripting(inner, server, java.time.Duration.ZERO);
+    }
+
+    /** {@link #rescripting(QueueProcessor.Executor, ScriptedModelServer)} with the sample's answers paused first. */
+    static QueueProcessor.Executor rescripting(QueueProcessor.Executor inner, ScriptedModelServer server,
+            java.time.Duration pause) {
         Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
         return new QueueProcessor.Executor() {
             @Override
@@ -275,7 +281,8 @@ public final class BenchMain {
                 lock.lockInterruptibly();
                 try {
                     String task = spec.task() == null ? "" : spec.task().substring(spec.task().lastIndexOf('/') + 1);
-                    server.script(spec.model(), SampleSuite.TASKS.contains(task) ? SampleSuite.scenario(spec.model(), task, spec.harness())
+                    server.script(spec.model(), SampleSuite.TASKS.contains(task)
+                            ? SampleSuite.scenario(spec.model(), task, spec.harness(), pause)
                             : scenario(spec.model()));
                     return inner.run(runId, spec);
                 } finally {

@@ -65,6 +65,15 @@ final class SampleSuite {
      * harness without a write tool (Codex, mini-swe-agent) gets the writes as shell commands.
      */
     static Scenario scenario(String model, String taskId, String harness) {
+        return scenario(model, taskId, harness, java.time.Duration.ZERO);
+    }
+
+    /**
+     * {@link #scenario(String, String, String)}, the model first running {@code sleep} for {@code
+     * pause} through the harness's shell tool (not for aider, which has none): the same answers,
+     * slow enough to watch a run live. Whole seconds; zero adds nothing.
+     */
+    static Scenario scenario(String model, String taskId, String harness, java.time.Duration pause) {
         boolean a = !model.endsWith("-b");
         String[] file = switch (taskId) {
             case "greeting" -> new String[] {"greeting.txt", a ? "Hello, bench!\n" : "Hello bench!\n"};
@@ -83,6 +92,9 @@ final class SampleSuite {
                     + report + "\n```\n").usage(1200, 80, 0, 0).build();
         }
         Scenario.Builder b = Scenario.builder();
+        if (pause.toSeconds() > 0) {
+            b.shell("echo thinking; sleep " + pause.toSeconds()).usage(1000, 20, 0, 0);
+        }
         boolean readBeforeWrite = harness.equals("claude-code") || harness.equals("qwen-code");
         if (readBeforeWrite && (taskId.equals("multiply") || taskId.equals("mean"))) {
             b.shell("rm -f " + file[0]).usage(1100, 30, 0, 0);

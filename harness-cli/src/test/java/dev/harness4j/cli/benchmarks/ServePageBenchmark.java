@@ -1,7 +1,7 @@
 package dev.harness4j.cli.benchmarks;
 
 import dev.harness4j.cli.Harness4j;
-import dev.harness4j.cli.WebDriverSession;
+import dev.harness4j.testkit.browser.WebDriverSession;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;

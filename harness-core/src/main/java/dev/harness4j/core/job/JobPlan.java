@@ -88,7 +88,7 @@ public record JobPlan(String id, Path baseline, String ref, String harness, Stri
      *     "fallbacks": [{"provider": "openrouter", "model": "anthropic/claude-sonnet-4.5"}],
      *     "limits": {"max_runtime_seconds": 1800, "inactivity_timeout_seconds": 300, "max_turns": 50,
      *                "max_tokens": 2000000, "max_cost_usd": 5.0, "max_model_requests": 400},
-     *     "options": {}}]}
+     *     "options": {}, "mcp_servers": [{"name": "tickets", "command": "tickets-mcp", "args": ["--ro"]}]}]}
      * }</pre>
      *
      * @throws InvalidJobPlanException listing every problem, unknown fields included

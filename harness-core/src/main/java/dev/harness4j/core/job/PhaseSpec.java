@@ -35,10 +35,12 @@ import java.util.Objects;
  *     HarnessRunner.followUp}); the same harness, a runner built with {@code keepWorkspace}. When
  *     that session cannot be continued (not kept, expired, a harness that cannot resume), and for
  *     every later attempt, the phase runs afresh from the job's head, with an event saying why
+ * @param mcpServers the MCP servers the phase's runs give the agent ({@code RunSpec.mcpServer}), in
+ *     order, names unique; a harness without MCP makes the plan refuse the phase
  */
 public record PhaseSpec(String id, String prompt, String harness, String provider, String model,
         List<String> dependsOn, List<Fallback> fallbacks, Limits limits, int maxAttempts, Map<String, String> options,
-        boolean continueSession) {
+        boolean continueSession, List<dev.harness4j.api.McpServer> mcpServers) {
 
     /** The default of {@link #maxAttempts()}: 1, a failed run fails the phase. */
     public static final int DEFAULT_MAX_ATTEMPTS = 1;
@@ -67,9 +69,35 @@ public record PhaseSpec(String id, String prompt, String harness, String provide
         fallbacks = List.copyOf(fallbacks);
         Objects.requireNonNull(limits, "limits");
         options = Map.copyOf(options);
+        mcpServers = List.copyOf(mcpServers);
+        if (mcpServers.stream().map(dev.harness4j.api.McpServer::name).distinct().count() < mcpServers.size()) {
+            throw new IllegalArgumentException("phase " + id + " names two MCP servers alike; names must be unique");
+        }
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
         }
+    }
+
+    /**
+     * A phase without MCP servers: the constructor before {@link #mcpServers()} existed.
+     *
+     * @param id the phase's id
+     * @param prompt what the agent is asked to do
+     * @param harness the harness id, or {@code null}
+     * @param provider the provider, or {@code null}
+     * @param model the model, or {@code null}
+     * @param dependsOn the phases that must complete first
+     * @param fallbacks providers tried when rate-limited
+     * @param limits the guard's limits
+     * @param maxAttempts runs a failing phase gets
+     * @param options harness-specific options
+     * @param continueSession whether the first run continues the session before
+     */
+    public PhaseSpec(String id, String prompt, String harness, String provider, String model, List<String> dependsOn,
+            List<Fallback> fallbacks, Limits limits, int maxAttempts, Map<String, String> options,
+            boolean continueSession) {
+        this(id, prompt, harness, provider, model, dependsOn, fallbacks, limits, maxAttempts, options, continueSession,
+                List.of());
     }
 
     /**
@@ -109,6 +137,7 @@ public record PhaseSpec(String id, String prompt, String harness, String provide
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
         private final Map<String, String> options = new LinkedHashMap<>();
         private boolean continueSession;
+        private final List<dev.harness4j.api.McpServer> mcpServers = new ArrayList<>();
 
         private Builder(String id, String prompt) {
             this.id = Objects.requireNonNull(id, "id");
@@ -174,9 +203,15 @@ public record PhaseSpec(String id, String prompt, String harness, String provide
             return this;
         }
 
+        /** Adds an MCP server the phase's runs give the agent ({@link PhaseSpec#mcpServers()}). */
+        public Builder mcpServer(dev.harness4j.api.McpServer value) {
+            mcpServers.add(Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
         public PhaseSpec build() {
             return new PhaseSpec(id, prompt, harness, provider, model, dependsOn, fallbacks, limits, maxAttempts,
-                    options, continueSession);
+                    options, continueSession, mcpServers);
         }
     }
 }

@@ -46,7 +46,7 @@ final class RunSpecJson {
         spec.options().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> options.put(e.getKey(), e.getValue()));
         if (!spec.mcpServers().isEmpty()) {
-            n.set("mcp_servers", McpServersJson.toJson(spec.mcpServers()));
+            n.set("mcp_servers", dev.harness4j.core.internal.McpServersJson.toJson(spec.mcpServers()));
         }
         return n;
     }
@@ -78,7 +78,7 @@ final class RunSpecJson {
             Map.Entry<String, JsonNode> e = it.next();
             b.option(e.getKey(), e.getValue().asText());
         }
-        McpServersJson.fromJson(n.get("mcp_servers")).forEach(b::mcpServer);
+        dev.harness4j.core.internal.McpServersJson.fromJson(n.get("mcp_servers")).forEach(b::mcpServer);
         return b.build();
     }
 

@@ -38,6 +38,7 @@ public final class JobHarness implements Harness {
     @Override public CompletionMode completionMode() { return CompletionMode.OPAQUE; }
     @Override public InstallInfo installInfo() { return new InstallInfo("sh", List.of("-c", "echo sh"), "apt-get install dash"); }
     @Override public boolean supportsFollowUp() { return true; }
+    @Override public boolean supportsMcp() { return true; }
 
     @Override
     public Invocation prepare(HarnessContext ctx) {
@@ -47,6 +48,7 @@ public final class JobHarness implements Harness {
                 .env("GIT_COMMITTER_NAME", "Agent").env("GIT_COMMITTER_EMAIL", "agent@example.com")
                 .env("PROMPT", ctx.prompt()).env("PROVIDER", ctx.provider().name())
                 .env("SCRATCH", ctx.scratchDir().toString()).env("RESUME_SESSION", ctx.followUpSession().orElse(""))
+                .env("MCP_SERVERS", String.join(",", ctx.mcpServers().stream().map(dev.harness4j.api.McpServer::name).toList()))
                 .build();
     }
 

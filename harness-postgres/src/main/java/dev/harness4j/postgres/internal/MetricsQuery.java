@@ -58,6 +58,7 @@ public final class MetricsQuery {
         int costs;
         Set<String> sources = Set.of();
         Map<String, Integer> errors = Map.of();
+        Map<String, Metrics.MetricSum> metrics = Map.of(); // a verifier's named metrics: a map only when a run has some
         List<int[]> tasks; // a merged group's {trials, passed} per combo and task (pass@k)
 
         void addDuration(long d) {
@@ -93,6 +94,13 @@ public final class MetricsQuery {
             errors.merge(errorClass, n, Integer::sum);
         }
 
+        void addMetric(String name, Metrics.MetricSum value) {
+            if (metrics.isEmpty()) {
+                metrics = new TreeMap<>();
+            }
+            metrics.merge(name, value, (a, b) -> new Metrics.MetricSum(a.sum() + b.sum(), a.measured() + b.measured()));
+        }
+
         void add(Sum f) {
             runs += f.runs;
             passed += f.passed;
@@ -113,6 +121,7 @@ public final class MetricsQuery {
             costs += f.costs;
             f.sources.forEach(this::addSource);
             f.errors.forEach(this::addErrors);
+            f.metrics.forEach(this::addMetric);
         }
 
         /** A fresh sum of these groups (they stay as they are). */
@@ -131,7 +140,7 @@ public final class MetricsQuery {
                 median = Metrics.median(durations[(measured - 1) / 2], durations[measured / 2]);
             }
             return Metrics.of(new Metrics.Tally(runs, passed, perTask != null ? perTask : List.of(new int[] {runs, passed}),
-                    rewardSum, rewards, median, tokensIn, tokensOut, tokensMeasured, cost, costs, sources, errors));
+                    rewardSum, rewards, median, tokensIn, tokensOut, tokensMeasured, cost, costs, sources, errors, metrics));
         }
     }
 
@@ -201,7 +210,7 @@ public final class MetricsQuery {
      */
     private static final String ROWS = "SELECT harness, provider, model, task, verify_status, outcome,"
             + " CASE WHEN verify_status IS NOT NULL THEN verify_status = 'passed' ELSE outcome = 'completed' END,"
-            + " reward, duration_ms, tokens_in, tokens_out, cost_usd, cost_source, dir FROM h4j_result"
+            + " reward, duration_ms, tokens_in, tokens_out, cost_usd, cost_source, dir, rewards::text FROM h4j_result"
             + " WHERE ?::text IS NULL OR bench = ?";
 
     /** Every combo with its sums per task label, read from the narrow lines of every run. */
@@ -256,6 +265,12 @@ public final class MetricsQuery {
                     String source = r.getString(13);
                     if (source != null) {
                         f.addSource(source);
+                    }
+                }
+                String named = r.getString(15);
+                if (named != null) {
+                    for (Map.Entry<String, Double> e : MetaColumns.rewards(named).entrySet()) {
+                        f.addMetric(e.getKey(), new Metrics.MetricSum(e.getValue(), 1));
                     }
                 }
                 String dir = r.getString(14);

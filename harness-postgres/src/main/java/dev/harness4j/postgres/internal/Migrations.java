@@ -31,7 +31,8 @@ public final class Migrations {
     /** Every migration, oldest first; the last one's version is the schema this code knows. */
     public static final List<Migration> ALL = List.of(
             new Migration(1, "queue", "migrations/V1__queue.sql"),
-            new Migration(2, "results", "migrations/V2__results.sql"));
+            new Migration(2, "results", "migrations/V2__results.sql"),
+            new Migration(3, "rewards", "migrations/V3__rewards.sql"));
 
     /** The schema version this code knows. */
     public static final int LATEST = ALL.get(ALL.size() - 1).version();

@@ -180,6 +180,11 @@ public final class JobLoop {
         for (var o : spec.options().entrySet()) {
             runSpec = runSpec.toBuilder().option(o.getKey(), o.getValue()).build();
         }
+        if (!spec.mcpServers().isEmpty()) {
+            RunSpec.Builder withMcp = runSpec.toBuilder();
+            spec.mcpServers().forEach(withMcp::mcpServer);
+            runSpec = withMcp.build();
+        }
         AtomicReference<JobRepo.Collected> collected = new AtomicReference<>();
         AtomicReference<RuntimeException> collectFailure = new AtomicReference<>();
         RunRecord record;

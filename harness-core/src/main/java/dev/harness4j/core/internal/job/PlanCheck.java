@@ -101,6 +101,7 @@ public final class PlanCheck {
             Preflight.Findings own = preflight.check(harness, plan.providerOf(p), plan.modelOf(p));
             own.problems().forEach(problem -> problems.add("phase " + p.id() + ": " + problem));
             warnings.addAll(own.warnings());
+            preflight.mcp(harness, p.mcpServers()).ifPresent(why -> problems.add("phase " + p.id() + ": " + why));
             for (PhaseSpec.Fallback f : p.fallbacks()) {
                 Preflight.Findings fb = preflight.check(harness, f.provider(), f.model() != null ? f.model() : plan.modelOf(p));
                 // the harness's own problem was reported for the phase already

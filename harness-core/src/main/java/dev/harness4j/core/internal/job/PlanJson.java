@@ -29,7 +29,7 @@ import java.util.Set;
  *     "fallbacks": [{"provider": "openrouter", "model": "anthropic/claude-sonnet-4.5"}],
  *     "limits": {"max_runtime_seconds": 1800, "inactivity_timeout_seconds": 300, "max_turns": 50,
  *                "max_tokens": 2000000, "max_cost_usd": 5.0, "max_model_requests": 400},
- *     "options": {}}]}
+ *     "options": {}, "mcp_servers": [{"name": "tickets", "command": "tickets-mcp", "args": ["--ro"]}]}]}
  * }</pre>
  */
 public final class PlanJson {
@@ -37,7 +37,7 @@ public final class PlanJson {
             "max_quota_wait_seconds", "push", "task", "phases", "health_check", "health_check_timeout_seconds");
     private static final Set<String> PHASE_FIELDS = Set.of("id", "prompt", "harness", "provider", "model",
             "depends_on", "fallbacks", "max_attempts", "limits", "options",
-            "continue_session");
+            "continue_session", "mcp_servers");
     private static final Set<String> FALLBACK_FIELDS = Set.of("provider", "model");
     private static final Set<String> LIMIT_FIELDS = Set.of("max_runtime_seconds", "inactivity_timeout_seconds",
             "max_turns", "max_tokens", "max_cost_usd", "max_model_requests");
@@ -101,6 +101,9 @@ public final class PlanJson {
             }
             ObjectNode opts = o.putObject("options");
             p.options().forEach(opts::put);
+            if (!p.mcpServers().isEmpty()) {
+                o.set("mcp_servers", dev.harness4j.core.internal.McpServersJson.toJson(p.mcpServers()));
+            }
         }
         return n;
     }
@@ -224,6 +227,17 @@ public final class PlanJson {
                 b.maxAttempts(m.asInt());
             } else {
                 problems.add(where + ": \"max_attempts\" must be a whole number, at least 1");
+            }
+        }
+        if (p.has("mcp_servers")) {
+            try {
+                if (!p.get("mcp_servers").isArray()) {
+                    throw new IllegalArgumentException("must be an array of {\"name\", \"command\", \"args\", \"env\"}"
+                            + " or {\"name\", \"url\"}");
+                }
+                dev.harness4j.core.internal.McpServersJson.fromJson(p.get("mcp_servers")).forEach(b::mcpServer);
+            } catch (IllegalArgumentException e) {
+                problems.add(where + ": \"mcp_servers\" " + e.getMessage());
             }
         }
         if (p.has("continue_session")) {

@@ -234,6 +234,10 @@ public final class MeterRun implements AutoCloseable {
             put(u, "output", r.output());
             put(u, "cache_read", r.cacheRead());
             put(u, "cache_write", r.cacheWrite());
+            if (price != null && r.measured()) { // this call's cost at the model's price, for a live view's "so far"
+                price.cost(new TokenUsage(r.input(), r.output(), r.cacheRead(), r.cacheWrite(), TokenUsage.Source.METERED))
+                        .ifPresent(c -> n.put("cost_usd", c));
+            }
             n.put("error_type", r.errorType());
             n.put("error_message", r.errorMessage());
             ObjectNode rl = n.putObject("rate_limit");

@@ -81,6 +81,10 @@ final class Summarizer {
             return new Answer(null, "interrupted while waiting for " + request.uri());
         } catch (ExecutionException e) {
             Throwable c = e.getCause() != null ? e.getCause() : e;
+            if (c instanceof java.net.http.HttpTimeoutException && !(c instanceof java.net.http.HttpConnectTimeoutException)) {
+                // the request's own timeout (the same duration) fired before the wait for it
+                return new Answer(null, "no answer from " + request.uri() + " within " + timeout.toMillis() + " ms");
+            }
             return new Answer(null, "calling " + request.uri() + " failed: " + c.getClass().getSimpleName()
                     + (c.getMessage() != null ? ": " + Claims.cut(c.getMessage(), 200) : ""));
         }

@@ -1,4 +1,4 @@
-package dev.harness4j.cli;
+package dev.harness4j.testkit.browser;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -33,6 +33,13 @@ public final class WebDriverSession implements AutoCloseable {
     private final URI base;
     private final String session;
 
+    /**
+     * Starts chromedriver on a free loopback port and a headless Chromium session (its profile
+     * and chromedriver's log under {@code scratch}); fails the test with the install command when
+     * Debian's {@code chromium} or {@code chromium-driver} is missing.
+     *
+     * @param scratch a directory the session may write to (a test's temp dir)
+     */
     public WebDriverSession(Path scratch) throws Exception {
         Path chromium = Path.of("/usr/bin/chromium");
         Path chromedriver = Path.of("/usr/bin/chromedriver");
@@ -80,6 +87,7 @@ public final class WebDriverSession implements AutoCloseable {
         return JSON.readTree(r.body());
     }
 
+    /** Opens {@code url} in the browser's window and waits for the page to load. */
     public void open(String url) throws Exception {
         call("POST", "/session/" + session + "/url", Map.of("url", url));
     }
@@ -104,12 +112,14 @@ public final class WebDriverSession implements AutoCloseable {
         return Assertions.fail("the page did not show " + what + " within " + WAIT.toSeconds() + " s; last value: " + v);
     }
 
+    /** Writes a PNG of the window's viewport to {@code png} (its directories created). */
     public void screenshot(Path png) throws Exception {
         String b64 = call("GET", "/session/" + session + "/screenshot", null).path("value").asText();
         Files.createDirectories(png.getParent());
         Files.write(png, Base64.getDecoder().decode(b64));
     }
 
+    /** Ends the browser session and stops chromedriver and the browser; idempotent. */
     @Override
     public void close() {
         try {

@@ -1,4 +1,4 @@
-package dev.harness4j.core.queue;
+package dev.harness4j.core.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -16,10 +16,11 @@ import java.util.Map;
  * A run spec's MCP servers in a queue entry: {@code [{"name", "command", "args", "env",
  * "read_only_paths", "writable_paths"} | {"name", "url"}]}. Pure functions.
  */
-final class McpServersJson {
+public final class McpServersJson {
     private McpServersJson() {}
 
-    static ArrayNode toJson(List<McpServer> servers) {
+    /** The servers as a JSON array. */
+    public static ArrayNode toJson(List<McpServer> servers) {
         ArrayNode a = JsonNodeFactory.instance.arrayNode();
         for (McpServer m : servers) {
             ObjectNode o = a.addObject();
@@ -38,19 +39,23 @@ final class McpServersJson {
         return a;
     }
 
-    /** @throws IllegalArgumentException naming the malformed server */
-    static List<McpServer> fromJson(JsonNode a) {
+    /**
+     * The servers of a JSON array ({@code null} or missing: none).
+     *
+     * @throws IllegalArgumentException naming the malformed server
+     */
+    public static List<McpServer> fromJson(JsonNode a) {
         List<McpServer> out = new ArrayList<>();
         if (a == null || a.isNull() || a.isMissingNode()) {
             return out;
         }
         for (JsonNode o : a) {
-            String name = RunSpecJson.required(o, "name");
+            String name = required(o, "name");
             if (o.hasNonNull("url")) {
                 out.add(McpServer.http(name, URI.create(o.get("url").asText())));
                 continue;
             }
-            McpServer.Stdio s = new McpServer.Stdio(name, RunSpecJson.required(o, "command"), strings(o.path("args")),
+            McpServer.Stdio s = new McpServer.Stdio(name, required(o, "command"), strings(o.path("args")),
                     Map.of(), paths(o.path("read_only_paths")), paths(o.path("writable_paths")));
             for (Iterator<Map.Entry<String, JsonNode>> it = o.path("env").fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
@@ -59,6 +64,13 @@ final class McpServersJson {
             out.add(s);
         }
         return out;
+    }
+
+    private static String required(JsonNode o, String field) {
+        if (!o.hasNonNull(field) || !o.get(field).isTextual()) {
+            throw new IllegalArgumentException("an MCP server needs \"" + field + "\": " + o);
+        }
+        return o.get(field).asText();
     }
 
     private static List<String> strings(JsonNode a) {

@@ -1,0 +1,2 @@
+#!/bin/bash
+printf 'Hello, Harbor!\n' > hello.txt
