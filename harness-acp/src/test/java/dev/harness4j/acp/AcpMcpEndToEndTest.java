@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@link McpCheck}); the agent's permission request for the call is answered by the default policy.
  * Not acp:qwen-code: Qwen Code offers the servers of {@code session/new} behind its {@code
  * tool_search} bridge (its native adapter sets {@code alwaysLoadTools} per server in its settings,
- * which ACP cannot carry), so the scripted call by name reaches no tool.
+ * which ACP cannot carry; with {@code tools.toolSearch.enabled: false} its first request still
+ * offers no MCP tool), so the scripted call by name reaches no tool.
  */
 @RealCli
 class AcpMcpEndToEndTest {
