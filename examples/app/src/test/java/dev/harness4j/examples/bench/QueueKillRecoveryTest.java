@@ -67,7 +67,9 @@ class QueueKillRecoveryTest {
         RunQueue queue = RunQueue.builder().stateDir(state).build();
         List<RunSpec> specs = new ArrayList<>();
         for (String m : MODELS) {
-            specs.add(FakeScript.builder().print("working").silence(Duration.ofSeconds(3)).writeFile(m + ".txt", m + "\n")
+            // 8 s of silence: long enough that an unsandboxed run still lives when the kill is checked, even under
+            // the load of two CI runs at once (3 s was not: the run had finished, no survivor)
+            specs.add(FakeScript.builder().print("working").silence(Duration.ofSeconds(8)).writeFile(m + ".txt", m + "\n")
                     .build().applyTo(RunSpec.builder(FakeHarness.ID, ScriptedProvider.NAME)).model(m)
                     .prompt("write a file").baseline(repo).build());
         }
