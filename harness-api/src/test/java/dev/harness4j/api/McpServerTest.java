@@ -44,6 +44,29 @@ class McpServerTest {
     }
 
     @Test
+    void aVariableFromTheRunnersEnvironmentIsResolvedThereAndOnlyItsNameIsKept() {
+        McpServer.Stdio s = McpServer.stdio("tickets", "/opt/t/bin/tickets").withEnv("T_URL", "http://t")
+                .withEnvFrom("T_TOKEN", "MY_TICKETS_TOKEN").withReadOnlyPath(Path.of("/opt/t/lib"));
+        assertThat(s.env()).containsOnlyKeys("T_URL");
+        assertThat(s.envFrom()).containsExactly(java.util.Map.entry("T_TOKEN", "MY_TICKETS_TOKEN"));
+        assertThat(s.readOnlyPaths()).as("kept through the copies").containsExactly(Path.of("/opt/t/lib"));
+
+        java.util.Map<String, String> env = java.util.Map.of("MY_TICKETS_TOKEN", "tok-s3cret");
+        McpServer.Stdio r = s.resolve(env::get);
+        assertThat(r.env()).containsEntry("T_URL", "http://t").containsEntry("T_TOKEN", "tok-s3cret");
+        assertThat(r.envFrom()).isEmpty();
+        assertThat(McpServer.stdio("plain", "x").resolve(v -> null)).isEqualTo(McpServer.stdio("plain", "x"));
+
+        assertThat(s.missingFrom(env::get)).isEmpty();
+        assertThat(s.missingFrom(java.util.Map.of("MY_TICKETS_TOKEN", "")::get)).containsExactly("MY_TICKETS_TOKEN");
+        assertThatThrownBy(() -> s.resolve(v -> null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("MCP server 'tickets' takes the value of MY_TICKETS_TOKEN from the environment")
+                .hasMessageContaining("set it in the runner's environment");
+        assertThatThrownBy(() -> s.withEnvFrom("T_URL", "X")).hasMessageContaining("T_URL is given both a value");
+        assertThatThrownBy(() -> s.withEnvFrom("OK", "not-a-name")).hasMessageContaining("'not-a-name' is not an environment variable name");
+    }
+
+    @Test
     void aRunSpecKeepsItsServersInOrderAndRefusesTwoOfOneName() {
         RunSpec s = spec().mcpServer(McpServer.stdio("b", "x")).mcpServer(McpServer.http("a", URI.create("http://h/")))
                 .build();

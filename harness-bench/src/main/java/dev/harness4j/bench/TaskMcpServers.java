@@ -17,12 +17,14 @@ import java.util.Set;
  * or {@code {"name", "url"}} (an HTTP server). {@code ${TASK_DIR}} in the command and the
  * arguments is the task directory's absolute path, which the sandbox then shows read-only, as it
  * does {@code read_only_paths} (relative to the task dir). {@code env} values are written as given:
- * name no secret there (a server that needs a key reads it from where its own config says).
+ * name no secret there; {@code env_from} maps a variable of the server to the name of the
+ * runner's environment variable holding its value (a key, a token), which the runner looks up when
+ * each run starts ({@link McpServer.Stdio#envFrom()}), so the task file and the queue hold only the name.
  */
 final class TaskMcpServers {
     /** The placeholder for the task directory in a command or argument. */
     static final String TASK_DIR = "${TASK_DIR}";
-    private static final Set<String> FIELDS = Set.of("name", "command", "args", "env", "read_only_paths", "url");
+    private static final Set<String> FIELDS = Set.of("name", "command", "args", "env", "env_from", "read_only_paths", "url");
 
     private TaskMcpServers() {}
 
@@ -74,8 +76,8 @@ final class TaskMcpServers {
                     + " \"url\" (an HTTP server), not " + (url ? "both" : "neither"));
         }
         if (url) {
-            if (m.has("args") || m.has("env") || m.has("read_only_paths")) {
-                throw new IllegalArgumentException("MCP server '" + name + "' has a \"url\": args, env and"
+            if (m.has("args") || m.has("env") || m.has("env_from") || m.has("read_only_paths")) {
+                throw new IllegalArgumentException("MCP server '" + name + "' has a \"url\": args, env, env_from and"
                         + " read_only_paths are for a stdio server");
             }
             URI u;
@@ -104,6 +106,14 @@ final class TaskMcpServers {
                 throw new IllegalArgumentException("MCP server '" + name + "': env " + e.getKey() + " must be a string");
             }
             s = s.withEnv(e.getKey(), e.getValue().asText());
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = m.path("env_from").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isTextual()) {
+                throw new IllegalArgumentException("MCP server '" + name + "': env_from " + e.getKey()
+                        + " must be the name of an environment variable of the runner, e.g. \"MY_TOKEN\"");
+            }
+            s = s.withEnvFrom(e.getKey(), e.getValue().asText());
         }
         for (JsonNode p : m.path("read_only_paths")) {
             Path resolved = dir.resolve(p.asText()).normalize();

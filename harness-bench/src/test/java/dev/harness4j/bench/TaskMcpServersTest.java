@@ -48,7 +48,8 @@ class TaskMcpServersTest {
     @Test
     void theServersReachEveryAgentsRunAndAHarnessWithoutMcpIsRefused() throws Exception {
         task("notes", "[{\"name\": \"notes\", \"command\": \"python3\", \"args\": [\"${TASK_DIR}/mcp/notes.py\", \"-v\"],"
-                + " \"env\": {\"LEVEL\": \"2\"}}, {\"name\": \"docs\", \"url\": \"http://127.0.0.1:8931/mcp\"}]");
+                + " \"env\": {\"LEVEL\": \"2\"}, \"env_from\": {\"NOTES_TOKEN\": \"MY_NOTES_TOKEN\"}},"
+                + " {\"name\": \"docs\", \"url\": \"http://127.0.0.1:8931/mcp\"}]");
         BenchTask t = TaskSuite.load(suite).tasks().get(0);
         Path dir = suite.resolve("notes").toAbsolutePath().normalize();
         assertThat(t.mcpServers()).hasSize(2);
@@ -56,6 +57,7 @@ class TaskMcpServersTest {
         assertThat(notes.command()).isEqualTo("python3");
         assertThat(notes.args()).containsExactly(dir + "/mcp/notes.py", "-v");
         assertThat(notes.env()).containsEntry("LEVEL", "2");
+        assertThat(notes.envFrom()).containsEntry("NOTES_TOKEN", "MY_NOTES_TOKEN");
         assertThat(notes.readOnlyPaths()).containsExactly(dir);
         assertThat(((McpServer.Http) t.mcpServers().get(1)).url()).isEqualTo(URI.create("http://127.0.0.1:8931/mcp"));
 
@@ -78,7 +80,8 @@ class TaskMcpServersTest {
                 + " {\"name\": \"b\"}, {\"name\": \"c\", \"command\": \"x\", \"args\": [1]},"
                 + " {\"name\": \"d\", \"url\": \"http://h/\", \"env\": {}}, {\"name\": \"e\", \"command\": \"x\", \"port\": 1},"
                 + " {\"name\": \"f\", \"command\": \"x\", \"read_only_paths\": [\"../../etc\"]},"
-                + " {\"name\": \"g\", \"command\": \"x\"}, {\"name\": \"g\", \"command\": \"y\"}, \"nope\"]");
+                + " {\"name\": \"g\", \"command\": \"x\"}, {\"name\": \"g\", \"command\": \"y\"}, \"nope\","
+                + " {\"name\": \"h\", \"command\": \"x\", \"env_from\": {\"K\": 1}}]");
         assertThatThrownBy(() -> TaskSuite.load(suite)).isInstanceOf(BenchPlanException.class)
                 .hasMessageContaining("mcp_servers[0]: needs a \"name\"")
                 .hasMessageContaining("mcp_servers[1]: MCP server 'a' needs either \"command\" (a stdio server) or \"url\""
@@ -89,7 +92,8 @@ class TaskMcpServersTest {
                 .hasMessageContaining("mcp_servers[5]: unknown field \"port\"")
                 .hasMessageContaining("mcp_servers[6]: MCP server 'f': read_only_paths ../../etc is outside the task dir")
                 .hasMessageContaining("mcp_servers[8]: a second MCP server named 'g'")
-                .hasMessageContaining("mcp_servers[9] must be an object");
+                .hasMessageContaining("mcp_servers[9] must be an object")
+                .hasMessageContaining("mcp_servers[10]: MCP server 'h': env_from K must be the name of an environment variable");
         Files.writeString(suite.resolve("bad/task.json"), "{\"instruction\": \"x\", \"verify\": {\"command\": \"true\"},"
                 + " \"mcp_servers\": {\"name\": \"x\"}}");
         assertThatThrownBy(() -> TaskSuite.load(suite)).hasMessageContaining("mcp_servers must be an array");

@@ -40,6 +40,36 @@ final class McpOption {
         return s;
     }
 
+    /**
+     * The servers with each {@code --mcp-env-from SERVER.KEY=VARIABLE} applied: the stdio server
+     * SERVER gets KEY with the value of this command's environment variable VARIABLE, looked up
+     * when the run starts; only the variable's name is stored.
+     *
+     * @throws IllegalArgumentException for a malformed value or a server that is not a stdio one of this run
+     */
+    static List<McpServer> withEnvFrom(List<McpServer> servers, List<String> values) {
+        List<McpServer> out = new ArrayList<>(servers);
+        for (String v : values) {
+            int dot = v.indexOf('.');
+            int eq = v.indexOf('=');
+            if (dot <= 0 || eq < dot + 2 || eq == v.length() - 1) {
+                throw new IllegalArgumentException("--mcp-env-from " + v + " is not SERVER.KEY=VARIABLE, e.g. "
+                        + "--mcp-env-from tickets.TICKETS_TOKEN=MY_TICKETS_TOKEN");
+            }
+            String name = v.substring(0, dot);
+            int i = 0;
+            while (i < out.size() && !out.get(i).name().equals(name)) {
+                i++;
+            }
+            if (i == out.size() || !(out.get(i) instanceof McpServer.Stdio s)) {
+                throw new IllegalArgumentException("--mcp-env-from " + v + ": this run has no stdio MCP server named '"
+                        + name + "' (give it with --mcp " + name + "=COMMAND ...)");
+            }
+            out.set(i, s.withEnvFrom(v.substring(dot + 1, eq), v.substring(eq + 1)));
+        }
+        return out;
+    }
+
     private static List<String> words(String value, String text) {
         List<String> out = new ArrayList<>();
         StringBuilder w = new StringBuilder();

@@ -62,6 +62,10 @@ final class RunCommand implements Callable<Integer> {
             + " this run (repeatable): a command it starts (inside the run's sandbox; an argument that is an absolute"
             + " path, or a ':'-separated list of them, is shown read-only there), or NAME=http(s)://URL")
     List<String> mcp = new ArrayList<>();
+    @Option(names = "--mcp-env-from", paramLabel = "SERVER.KEY=VARIABLE", description = "set KEY for the MCP server"
+            + " SERVER to the value of this command's environment variable VARIABLE (repeatable): the way to hand a"
+            + " server a token; only the variable's name is stored")
+    List<String> mcpEnvFrom = new ArrayList<>();
     @Option(names = "--follow-up", paramLabel = "RUN_ID", description = "continue this kept run's session in its"
             + " workspace (it was run with --keep)")
     String followUp;
@@ -77,7 +81,8 @@ final class RunCommand implements Callable<Integer> {
         }
         Duration keepFor = keep != null ? duration("--keep", keep) : null;
         Duration runtime = maxRuntime != null ? duration("--max-runtime", maxRuntime) : null;
-        List<dev.harness4j.api.McpServer> servers = mcp.stream().map(McpOption::parse).toList();
+        List<dev.harness4j.api.McpServer> servers = McpOption.withEnvFrom(mcp.stream().map(McpOption::parse).toList(),
+                mcpEnvFrom);
         Path stateDir = state.resolve();
         PrintWriter out = spec.commandLine().getOut();
         HarnessRunner.Builder b = stops.apply(HarnessRunner.builder()).stateDir(stateDir)

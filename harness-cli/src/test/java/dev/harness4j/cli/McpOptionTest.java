@@ -41,4 +41,19 @@ class McpOptionTest {
         assertThatThrownBy(() -> McpOption.parse("x=cmd 'open")).hasMessageContaining("unclosed ' quote");
         assertThatThrownBy(() -> McpOption.parse("a b=cmd")).hasMessageContaining("'a b' is not allowed");
     }
+
+    @Test
+    void envFromNamesTheVariableOfAServerOfTheRun() {
+        var servers = McpOption.withEnvFrom(java.util.List.of(McpOption.parse("tickets=/bin/t"),
+                McpOption.parse("web=http://127.0.0.1:9/mcp")), java.util.List.of("tickets.T_TOKEN=MY_TOKEN"));
+        assertThat(((McpServer.Stdio) servers.get(0)).envFrom()).containsEntry("T_TOKEN", "MY_TOKEN");
+        assertThat(servers.get(1)).isInstanceOf(McpServer.Http.class);
+
+        assertThatThrownBy(() -> McpOption.withEnvFrom(servers, java.util.List.of("T_TOKEN=MY")))
+                .hasMessageContaining("is not SERVER.KEY=VARIABLE");
+        assertThatThrownBy(() -> McpOption.withEnvFrom(servers, java.util.List.of("web.T=MY")))
+                .hasMessageContaining("no stdio MCP server named 'web'");
+        assertThatThrownBy(() -> McpOption.withEnvFrom(servers, java.util.List.of("tickets.T=bad-name")))
+                .hasMessageContaining("'bad-name' is not an environment variable name");
+    }
 }

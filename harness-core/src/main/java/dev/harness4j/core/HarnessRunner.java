@@ -309,9 +309,10 @@ public final class HarnessRunner implements AutoCloseable {
         try {
             long t0 = System.nanoTime(); // the runner's own checks: "preflight" in the record's stage times
             Harness harness = registry.require(spec.harness());
-            McpRefusal.of(registry, harness, spec.mcpServers()).ifPresent(why -> {
-                throw new IllegalArgumentException(why);
-            });
+            McpRefusal.of(registry, harness, spec.mcpServers())
+                    .or(() -> McpRefusal.missingEnvironment(spec.mcpServers(), services.environment())).ifPresent(why -> {
+                        throw new IllegalArgumentException(why);
+                    });
             Path executable = installations.require(harness);
             ResolvedProvider provider = harness.needsProvider() ? providers.resolve(spec.provider(), spec.model())
                     : ResolvedProvider.cliLogin(spec.provider(), spec.model() != null ? spec.model() : NO_MODEL);

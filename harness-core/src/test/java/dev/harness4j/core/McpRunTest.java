@@ -51,7 +51,8 @@ class McpRunTest {
         public Invocation prepare(HarnessContext ctx) {
             String script = ctx.mcpServers().stream()
                     .map(m -> m instanceof McpServer.Stdio s
-                            ? quote(s.command()) + " " + s.args().stream().map(McpShell::quote).collect(Collectors.joining(" "))
+                            ? s.env().entrySet().stream().map(e -> "export " + e.getKey() + "=" + quote(e.getValue()) + "; ")
+                                    .collect(Collectors.joining()) + quote(s.command()) + " " + s.args().stream().map(McpShell::quote).collect(Collectors.joining(" "))
                             : "curl -s -m 5 " + quote(((McpServer.Http) m).url().toString()) + " || echo UNREACHABLE")
                     .collect(Collectors.joining("\n"));
             return Invocation.builder(ctx.executable(), "-c", script.isEmpty() ? "true" : script)
@@ -71,8 +72,13 @@ class McpRunTest {
     }
 
     private HarnessRunner runner(Path home, Sandbox sandbox) {
+        return runner(home, sandbox, Map.of());
+    }
+
+    private HarnessRunner runner(Path home, Sandbox sandbox, Map<String, String> more) {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.put("HOME", home.toString());
+        env.putAll(more);
         return HarnessRunner.builder().stateDir(tmp.resolve("state")).environment(env).sandbox(sandbox)
                 .sandboxNetwork(SandboxNetwork.METER_ONLY)
                 .registry(HarnessRegistry.builder().add(new ShellHarness()).add(new McpShell()).build())
@@ -97,6 +103,41 @@ class McpRunTest {
                     .contains("cannot be given MCP servers");
             assertThat(Preflight.of(runner).mcp(ShellHarness.ID, List.of())).isEmpty();
             assertThat(Preflight.of(runner).mcp(McpShell.ID, List.of(server))).isEmpty();
+        }
+    }
+
+    @Test
+    void aServersSecretComesFromTheRunnersEnvironmentReachesTheServerAndNothingTheRunWrites() throws Exception {
+        Path base = GitFixture.repo(tmp.resolve("base"));
+        Path out = Files.createDirectories(tmp.resolve("mcp-out"));
+        String token = "tok-" + java.util.UUID.randomUUID();
+        McpServer.Stdio server = McpServer.stdio("tickets", "/bin/sh", "-c",
+                "echo \"token=$T_TOKEN\"; printf %s \"$T_TOKEN\" > " + out + "/got.txt")
+                .withEnvFrom("T_TOKEN", "H4J_TEST_TICKETS_TOKEN");
+        try (HarnessRunner runner = runner(tmp.resolve("home"), Sandbox.OFF, Map.of("H4J_TEST_TICKETS_TOKEN", token))) {
+            RunRecord r = runner.run(RunSpec.builder(McpShell.ID, "none").prompt("p").baseline(base).mcpServer(server).build());
+
+            assertThat(Files.readString(out.resolve("got.txt"))).as("the server got the value").isEqualTo(token);
+            String transcript = Files.readString(r.resultDir().resolve("transcript.log"));
+            assertThat(transcript).contains("token=***").doesNotContain(token);
+            try (var files = Files.walk(tmp.resolve("state"))) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    assertThat(Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1)).as(f.toString())
+                            .doesNotContain(token);
+                }
+            }
+        }
+        Path state = tmp.resolve("state2");
+        try (HarnessRunner other = HarnessRunner.builder().stateDir(state).environment(Map.of("HOME", tmp.toString(),
+                "PATH", System.getenv("PATH"))).sandbox(Sandbox.OFF)
+                .registry(HarnessRegistry.builder().add(new McpShell()).build())
+                .installations(Installations.defaults()).providers(ShellHarness.provider()).build()) {
+            assertThatThrownBy(() -> other.run(RunSpec.builder(McpShell.ID, "none").prompt("p").baseline(base)
+                    .mcpServer(server).build()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("MCP server 'tickets' takes the value of H4J_TEST_TICKETS_TOKEN from the environment");
+            assertThat(state.resolve("runs")).doesNotExist();
+            assertThat(state.resolve("results")).doesNotExist();
         }
     }
 

@@ -13,8 +13,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A run spec's MCP servers in a queue entry: {@code [{"name", "command", "args", "env",
- * "read_only_paths", "writable_paths"} | {"name", "url"}]}. Pure functions.
+ * A run spec's MCP servers in a queue entry or job plan: {@code [{"name", "command", "args", "env",
+ * "env_from", "read_only_paths", "writable_paths"} | {"name", "url"}]}; {@code env_from} maps a
+ * variable of the server to the name of the runner's variable holding its value (only the name is
+ * stored). Pure functions.
  */
 public final class McpServersJson {
     private McpServersJson() {}
@@ -30,6 +32,10 @@ public final class McpServersJson {
                 s.args().forEach(o.putArray("args")::add);
                 ObjectNode env = o.putObject("env");
                 s.env().forEach(env::put);
+                if (!s.envFrom().isEmpty()) {
+                    ObjectNode from = o.putObject("env_from");
+                    s.envFrom().forEach(from::put);
+                }
                 s.readOnlyPaths().forEach(p -> o.withArray("read_only_paths").add(p.toString()));
                 s.writablePaths().forEach(p -> o.withArray("writable_paths").add(p.toString()));
             } else if (m instanceof McpServer.Http h) {
@@ -60,6 +66,14 @@ public final class McpServersJson {
             for (Iterator<Map.Entry<String, JsonNode>> it = o.path("env").fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 s = s.withEnv(e.getKey(), e.getValue().asText());
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = o.path("env_from").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                if (!e.getValue().isTextual()) {
+                    throw new IllegalArgumentException("MCP server '" + name + "': env_from " + e.getKey()
+                            + " must name an environment variable (a string), was " + e.getValue());
+                }
+                s = s.withEnvFrom(e.getKey(), e.getValue().asText());
             }
             out.add(s);
         }

@@ -39,12 +39,14 @@ class RunSpecJsonTest {
     void aRunsMcpServersAreWrittenAndReadBackAndADocumentWithoutThemHasNone() {
         RunSpec spec = QueueTesting.fullSpec().toBuilder()
                 .mcpServer(dev.harness4j.api.McpServer.stdio("tickets", "/opt/t/bin/t", "--ro", "x y")
-                        .withEnv("T_URL", "http://127.0.0.1:1").withReadOnlyPath(java.nio.file.Path.of("/opt/t/lib"))
+                        .withEnv("T_URL", "http://127.0.0.1:1").withEnvFrom("T_TOKEN", "MY_TOKEN").withReadOnlyPath(java.nio.file.Path.of("/opt/t/lib"))
                         .withWritablePath(java.nio.file.Path.of("/var/t")))
                 .mcpServer(dev.harness4j.api.McpServer.http("web", java.net.URI.create("http://127.0.0.1:9/mcp")))
                 .build();
         ObjectNode json = RunSpecJson.toJson(spec);
         assertThat(json.get("mcp_servers")).hasSize(2);
+        assertThat(json.get("mcp_servers").get(0).get("env_from").get("T_TOKEN").asText())
+                .as("the entry holds the variable's name, the value stays in the worker's environment").isEqualTo("MY_TOKEN");
         assertThat(RunSpecJson.fromJson(json)).isEqualTo(spec);
 
         assertThat(RunSpecJson.toJson(QueueTesting.fullSpec()).has("mcp_servers")).isFalse();

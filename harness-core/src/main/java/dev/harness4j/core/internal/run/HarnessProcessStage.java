@@ -6,6 +6,7 @@ import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.McpServer;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.Outcomes;
 import dev.harness4j.api.Termination;
@@ -62,7 +63,22 @@ public final class HarnessProcessStage implements RunStage {
                 .environment(services.environment()).runningAsRoot(services.runningAsRoot())
                 .resumeSession(store.get(CoreKeys.FOLLOW_UP).map(k -> k.sessionId()).orElse(null))
                 .keepSession(store.get(CoreKeys.KEEP_SESSION).orElse(false))
-                .mcpServers(run.harness().supportsMcp() ? run.spec().mcpServers() : java.util.List.of()).build();
+                .mcpServers(run.harness().supportsMcp() ? resolved(run.spec().mcpServers(), services.environment())
+                        : java.util.List.of()).build();
+    }
+
+    /**
+     * The servers with each stdio server's {@code envFrom} values taken from the runner's
+     * environment (checked before the run started), as the adapter writes them.
+     */
+    static List<McpServer> resolved(List<McpServer> servers, java.util.Map<String, String> environment) {
+        return servers.stream().map(m -> m instanceof McpServer.Stdio s ? (McpServer) s.resolve(environment::get) : m).toList();
+    }
+
+    /** The values the servers take from the runner's environment: secrets of the run. */
+    static List<String> environmentValues(List<McpServer> servers, java.util.Map<String, String> environment) {
+        return servers.stream().filter(McpServer.Stdio.class::isInstance).map(McpServer.Stdio.class::cast)
+                .flatMap(s -> s.envFrom().values().stream()).map(environment::get).filter(java.util.Objects::nonNull).toList();
     }
 
     @Override
@@ -73,6 +89,7 @@ public final class HarnessProcessStage implements RunStage {
         RunnerServices services = store.require(CoreKeys.SERVICES);
         RunSecrets secrets = store.require(RunKeys.SECRETS);
         Workspace ws = store.require(CoreKeys.WORKSPACE);
+        secrets.addAll(environmentValues(run.spec().mcpServers(), services.environment()));
         HarnessContext ctx = context(chain);
         java.util.Optional<AcpSession> acp = run.harness().acpSession(ctx);
         Invocation invocation = acp.isPresent() ? acp.get().launch() : run.harness().prepare(ctx);
