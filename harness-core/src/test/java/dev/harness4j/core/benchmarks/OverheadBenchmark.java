@@ -7,6 +7,12 @@ import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.ShellHarness;
+import dev.harness4j.api.SandboxNetwork;
+import dev.harness4j.core.internal.process.Bubblewrap;
+import dev.harness4j.core.internal.process.MeterRelay;
+import dev.harness4j.core.process.Confinement;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +31,10 @@ import java.util.Map;
  * baseline and the state dir go. Since a run creates and deletes dozens of files (the
  * checkout, its {@code .git}, the captured output, the results), the overhead follows the file
  * system's cost of creating a file: the program measures that too (20 small files, the size of
- * the repository's checkout) and prints it next to the overhead.
+ * the repository's checkout) and prints it next to the overhead. Where bubblewrap works (the runner
+ * then confines each run), the same process is also spawned directly inside bubblewrap with the
+ * meter relay, as a run's process is started, so the overhead is shown over that too: the part of
+ * a run's time that is the sandbox's own start, not the runner's.
  *
  * <pre>
  * mvn -o -q -pl harness-core -am test-compile exec:java -Dexec.classpathScope=test \
@@ -47,9 +56,14 @@ public final class OverheadBenchmark {
         Path direct = Files.createDirectories(root.resolve("direct"));
         List<Double> viaRunner = new ArrayList<>();
         List<Double> spawned = new ArrayList<>();
+        List<Double> sandboxed = new ArrayList<>();
+        boolean bwrap = Bubblewrap.probe(Bubblewrap.DEFAULT_BWRAP, SandboxNetwork.METER_ONLY).isEmpty();
+        Path boxed = Files.createDirectories(root.resolve("boxed"));
         Map<String, List<Double>> stages = new LinkedHashMap<>();
         List<String> chain;
-        try (HarnessRunner runner = HarnessRunner.builder().stateDir(root.resolve("state"))
+        try (ServerSocket meter = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                MeterRelay relay = MeterRelay.start(meter.getLocalPort());
+                HarnessRunner runner = HarnessRunner.builder().stateDir(root.resolve("state"))
                 .registry(HarnessRegistry.builder().add(new ShellHarness()).build())
                 .providers(ShellHarness.provider()).build()) {
             chain = runner.stageNames();
@@ -63,11 +77,15 @@ public final class OverheadBenchmark {
                 long t1 = System.nanoTime();
                 RunRecord r = runner.run(spec);
                 long t2 = System.nanoTime();
+                if (bwrap) {
+                    sandboxed.add(spawnSandboxed(boxed, relay));
+                }
                 if (r.result().outcome() != Outcome.COMPLETED) {
                     throw new IllegalStateException("run " + r.runId() + " ended " + r.result());
                 }
                 if (i < 0) {
                     creating.clear();
+                    sandboxed.clear();
                 }
                 if (i >= 0) {
                     spawned.add(Timing.ms(t1 - t0));
@@ -87,6 +105,12 @@ public final class OverheadBenchmark {
         System.out.printf("  spawned directly   median %s ms%n", Timing.fmt(d));
         System.out.printf("  via HarnessRunner  median %s ms%n", Timing.fmt(h));
         System.out.printf("  overhead           median %s ms   ratio %.1fx%n", Timing.fmt(h - d), h / d);
+        if (bwrap) {
+            double b = Timing.median(sandboxed);
+            System.out.printf("  spawned directly in bubblewrap with the meter relay, as a run's process is: median %s ms%n",
+                    Timing.fmt(b));
+            System.out.printf("  overhead over that spawn  median %s ms   ratio %.1fx%n", Timing.fmt(h - b), h / b);
+        }
         System.out.println("  the chain: " + String.join(" > ", chain));
         System.out.println("  time in each stage, outside the stages it wraps (median ms; 'harness' includes the process):");
         String costliest = null;
@@ -109,6 +133,22 @@ public final class OverheadBenchmark {
         Files.createDirectories(dir);
         for (int i = 0; i < n; i++) {
             Files.write(dir.resolve("f" + i + ".txt"), content, StandardOpenOption.CREATE_NEW);
+        }
+        return Timing.ms(System.nanoTime() - t0);
+    }
+
+    /** The same process in bubblewrap, confined as a run's (meter relay, hidden HOME), unsupervised; ms. */
+    private static double spawnSandboxed(Path dir, MeterRelay relay) throws Exception {
+        Confinement c = new Confinement(Bubblewrap.DEFAULT_BWRAP, List.of(dir), List.of(), dir.resolve("home"),
+                List.of(Path.of(System.getProperty("user.home"))), SandboxNetwork.METER_ONLY, relay.port(), relay.socket(),
+                Path.of("/usr/bin/perl"));
+        List<String> cmd = Bubblewrap.command(c, dir, List.of("sh", "-c", SCRIPT));
+        long t0 = System.nanoTime();
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("bwrap sh exited " + p.exitValue() + ": " + cmd);
         }
         return Timing.ms(System.nanoTime() - t0);
     }

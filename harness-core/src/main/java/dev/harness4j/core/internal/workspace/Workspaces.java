@@ -295,8 +295,9 @@ public final class Workspaces {
     }
 
     /**
-     * The clone: its {@code .git} written in process by {@link LocalClone} and checked out with
-     * one {@code git read-tree --reset -u HEAD}; where {@link LocalClone} declines (or that
+     * The clone: its {@code .git} written in process by {@link LocalClone} and checked out in
+     * process by {@link TreeCheckout} (a small plain tree) or with one {@code git read-tree --reset
+     * -u HEAD}; where {@link LocalClone} declines (or that
      * fails), {@code git clone --local} without hook templates, with the baseline's branch checked
      * out in the same command when the ref is a branch (checked against the commit resolved
      * earlier, in case the branch moved since), else a detached checkout of the commit. Either way
@@ -309,6 +310,9 @@ public final class Workspaces {
         String pushUrl = OriginPushGuard.pushUrl(ws);
         try {
             if (LocalClone.write(baseline, ws.dir(), pushUrl)) {
+                if (TreeCheckout.checkout(ws.dir(), commit)) {
+                    return;
+                }
                 GitCli.Result r = git.run(ws.dir(), List.of("read-tree", "--reset", "-u", "HEAD"));
                 if (r.ok()) {
                     return;
