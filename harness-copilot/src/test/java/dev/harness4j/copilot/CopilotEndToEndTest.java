@@ -136,6 +136,24 @@ class CopilotEndToEndTest {
     }
 
     @Test
+    void anAnthropicOnlyEndpointIsReachedThroughTheMessagesApi() throws Exception {
+        String model = "copilot-anthropic";
+        server.script(model, Scenario.builder()
+                .shell("printf 'hello from copilot\\n' > hello.txt").usage(100, 20, 0, 0)
+                .say("Wrote hello.txt.").usage(110, 5, 0, 0)
+                .build());
+        ResolvedProvider anthropic = new ResolvedProvider("scripted", EnumSet.of(ApiStyle.ANTHROPIC), server.baseUrl(),
+                Secret.of(KEY), AuthScheme.API_KEY, model);
+
+        Run run = run(model, anthropic);
+
+        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("completed");
+        assertThat(run.patch()).contains("+hello from copilot");
+        assertThat(run.meta.path("tokens").path("input").asLong()).isEqualTo(100 + 110);
+        assertThat(run.requests).hasSize(2).allSatisfy(r -> assertThat(r.path()).isEqualTo("/v1/messages"));
+    }
+
+    @Test
     void answeringModelOtherThanTheRequestedOneIsAMismatch() throws Exception {
         String model = "copilot-swap";
         server.script(model, Scenario.builder().say("Nothing to do.").usage(40, 4, 0, 0).answerAs("copilot-other").build());
