@@ -38,6 +38,11 @@ record ClineEvents(boolean resultSeen, String finishReason, String resultText, U
             return positive(input) || positive(output) || positive(cacheRead) || positive(cacheWrite);
         }
 
+        /** The input without the cache reads Cline's {@code inputTokens} include; {@code input} when those are unknown. */
+        Long uncachedInput() {
+            return input == null || cacheRead == null ? input : Math.max(0, input - cacheRead);
+        }
+
         static Usage of(JsonNode u) {
             if (!u.isObject()) {
                 return null;

@@ -45,8 +45,11 @@ import java.util.stream.Stream;
  *   <li>summary: the {@code run_result}'s {@code text}.
  * </ul>
  *
- * <p>Not supported: MCP servers and follow-ups (not verified with this version); there is no
- * login probe (runs never use the CLI's own login).
+ * <p>Not supported: follow-ups (Cline 3.0.65 refuses {@code --id <session>} with {@code --json},
+ * a prompt argument or piped stdin alike: "JSON output mode requires a prompt argument or piped
+ * stdin"). There is no login probe (runs never use the CLI's own login). MCP servers (stdio and
+ * HTTP) go to a per-run {@code cline_mcp_settings.json}; Cline offers their tools as {@code
+ * <server>__<tool>}.
  */
 public final class ClineHarness implements Harness {
     /** This adapter's id. */
@@ -101,6 +104,15 @@ public final class ClineHarness implements Harness {
     @Override
     public HarnessResult interpret(Execution execution) {
         return ClineResults.interpret(execution);
+    }
+
+    /**
+     * True: the run's MCP servers go to {@code mcpServers} of a per-run {@code
+     * cline_mcp_settings.json} ({@code CLINE_MCP_SETTINGS_PATH}).
+     */
+    @Override
+    public boolean supportsMcp() {
+        return true;
     }
 
     /** The steps from the {@code --json} events ({@link ClineTrajectory}). */

@@ -6,6 +6,7 @@ import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.HarnessContext;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.Invocation;
+import dev.harness4j.api.McpServer;
 import dev.harness4j.api.ResolvedProvider;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -26,6 +27,9 @@ final class ClineInvocations {
      * invocation files owner-only (0600) into the scratch dir.
      */
     static final String PROVIDERS_FILE = DATA_DIR + "/settings/providers.json";
+
+    /** The MCP settings, relative to the scratch dir ({@code CLINE_MCP_SETTINGS_PATH}): the run's servers only. */
+    static final String MCP_FILE = DATA_DIR + "/settings/cline_mcp_settings.json";
 
     /** The process's {@code HOME}, relative to the scratch dir: Cline's default state dir {@code ~/.cline} is never the user's. */
     static final String USER_HOME_DIR = "cline/home";
@@ -81,6 +85,10 @@ final class ClineInvocations {
                 context.prompt());
         b.stdin(null).workingDir(workspace);
         b.file(PROVIDERS_FILE, providers(context));
+        if (!context.mcpServers().isEmpty()) {
+            b.file(MCP_FILE, mcpSettings(context));
+            b.env("CLINE_MCP_SETTINGS_PATH", scratch.resolve(MCP_FILE).toString());
+        }
         b.file(USER_HOME_DIR + "/.keep", "");
         b.file(TMP_DIR + "/.keep", "");
         for (String name : REMOVED_ENVIRONMENT) {
@@ -97,6 +105,30 @@ final class ClineInvocations {
                 .env("NO_COLOR", "1")
                 .env("PWD", workspace.toString());
         return b.build();
+    }
+
+    /**
+     * The run's MCP servers as {@code mcpServers}: {@code command}, {@code args}, {@code env} for a
+     * stdio server, {@code url} with {@code type streamableHttp} for an HTTP one; none disabled.
+     */
+    static String mcpSettings(HarnessContext context) {
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode servers = root.putObject("mcpServers");
+        for (McpServer m : context.mcpServers()) {
+            ObjectNode s = servers.putObject(m.name()).put("disabled", false);
+            if (m instanceof McpServer.Http http) {
+                s.put("type", "streamableHttp").put("url", http.url().toString());
+            } else if (m instanceof McpServer.Stdio stdio) {
+                s.put("type", "stdio").put("command", stdio.command());
+                stdio.args().forEach(s.putArray("args")::add);
+                stdio.env().forEach(s.putObject("env")::put);
+            }
+        }
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("could not render Cline MCP settings", e);
+        }
     }
 
     /** The {@code providers.json} text: the run's endpoint, model and key as Cline's only provider. */

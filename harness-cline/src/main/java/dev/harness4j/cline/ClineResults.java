@@ -43,8 +43,7 @@ final class ClineResults {
         if (u == null || !u.any()) {
             return TokenUsage.unmeasured();
         }
-        Long input = u.input() == null || u.cacheRead() == null ? u.input() : Math.max(0, u.input() - u.cacheRead());
-        return TokenUsage.ofAdapter(input, u.output(), u.cacheRead(), u.cacheWrite());
+        return TokenUsage.ofAdapter(u.uncachedInput(), u.output(), u.cacheRead(), u.cacheWrite());
     }
 
     private static boolean failed(ClineEvents events) {

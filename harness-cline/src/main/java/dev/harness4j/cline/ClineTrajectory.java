@@ -96,7 +96,6 @@ final class ClineTrajectory extends StepReader {
         if (u == null || !u.any()) {
             return null;
         }
-        Long input = u.input() == null || u.cacheRead() == null ? u.input() : Math.max(0, u.input() - u.cacheRead());
-        return new TokenUsage(input, u.output(), u.cacheRead(), null, TokenUsage.Source.ADAPTER);
+        return new TokenUsage(u.uncachedInput(), u.output(), u.cacheRead(), null, TokenUsage.Source.ADAPTER);
     }
 }

@@ -16,8 +16,8 @@ class ClineRegistrationTest {
 
         assertThat(h).isInstanceOf(ClineHarness.class);
         assertThat(h.completionMode()).isEqualTo(CompletionMode.OPAQUE);
-        assertThat(h.supportsMcp()).as("declared unsupported up front").isFalse();
-        assertThat(h.supportsFollowUp()).as("declared unsupported up front").isFalse();
+        assertThat(h.supportsMcp()).as("mcpServers in its per-run cline_mcp_settings.json").isTrue();
+        assertThat(h.supportsFollowUp()).as("--id is refused with --json: declared unsupported up front").isFalse();
         assertThat(h.installInfo().binary()).isEqualTo("cline");
         assertThat(h.installInfo().installHint()).startsWith("npm i -g cline@3.0.65");
     }
