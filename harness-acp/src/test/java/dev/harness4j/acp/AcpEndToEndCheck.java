@@ -192,7 +192,8 @@ abstract class AcpEndToEndCheck {
             if (onStart == null) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 // the session is open (session/new answered) and the prompt sent: the model request is stalling
-                while (out.stream().noneMatch(l -> l.contains("\"id\":" + dev.harness4j.api.AcpSession.NEW_SESSION_ID + ","))
+                String answered = "\"id\":" + dev.harness4j.api.AcpSession.NEW_SESSION_ID; // then ',' or '}' (codex-acp puts id last)
+                while (out.stream().noneMatch(l -> l.contains(answered + ",") || l.contains(answered + "}"))
                         && System.nanoTime() < deadline) {
                     Thread.sleep(100);
                 }

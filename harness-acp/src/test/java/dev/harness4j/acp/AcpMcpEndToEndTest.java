@@ -48,4 +48,15 @@ class AcpMcpEndToEndTest {
         McpCheck.assertCallsHttpTool(new AcpClaudeCodeHarness(), EnumSet.of(ApiStyle.ANTHROPIC), tmp,
                 "mcp__" + McpCheck.SERVER + "__record");
     }
+
+    @Test
+    void codexOverAcpCallsTheStdioServer() {
+        McpCheck.assertCallsTool(new AcpCodexHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, "mcp__" + McpCheck.SERVER + "__record");
+    }
+
+    @Test
+    void codexOverAcpCallsAnHttpServerOnTheHost() {
+        McpCheck.assertCallsHttpTool(new AcpCodexHarness(), EnumSet.of(ApiStyle.OPENAI), tmp,
+                "mcp__" + McpCheck.SERVER + "__record");
+    }
 }
