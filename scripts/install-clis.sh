@@ -37,6 +37,9 @@ CLINE_VERSION=3.0.65
 # the LiteLLM proxy the gateway end-to-end test starts (not a harness); 1.106.12 is the newest whose
 # [proxy] extra resolves from PyPI here (1.108+ pins litellm-proxy-extras builds that are not published)
 LITELLM_VERSION=1.106.12
+# acp:claude-code (the ACP adapter of Claude Code) and acp:codex (the ACP adapter of Codex)
+CLAUDE_AGENT_ACP_VERSION=0.101.0
+CODEX_ACP_VERSION=0.16.0
 
 TOOLS="${HARNESS4J_TOOLS:-$HOME/.cache/harness4j/tools}"
 mkdir -p "$TOOLS/bin"
@@ -210,6 +213,34 @@ else
   touch "$cline_stamp"
 fi
 ln -sf "$TOOLS/cline-npm/node_modules/.bin/cline" "$TOOLS/bin/cline"
+# acp:claude-code and acp:codex: each ACP adapter in its own prefix; a wrapper, not a link, that
+# answers --version from package.json (the adapters start an ACP session on any invocation)
+acp_npm() { # <dir> <package> <version> <bin> <wrapper name>
+  dir="$TOOLS/$1"; stamp="$dir/.stamp-$4-$3"
+  if [ -f "$stamp" ] && [ -x "$dir/node_modules/.bin/$4" ]; then
+    log "$2 $3 already installed"
+  else
+    command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
+    log "installing $2@$3"
+    mkdir -p "$dir"
+    rm -f "$dir"/.stamp-*
+    [ -f "$dir/package.json" ] || echo "{\"name\":\"harness4j-$1\",\"private\":true}" > "$dir/package.json"
+    npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "$2@$3" >&2
+    [ -x "$dir/node_modules/.bin/$4" ] || { log "$2@$3 installed no $4 binary in $dir"; exit 1; }
+    touch "$stamp"
+  fi
+  rm -f "$TOOLS/bin/$5"
+  cat > "$TOOLS/bin/$5" <<WRAPPER
+#!/bin/sh
+if [ "\$#" = 1 ] && [ "\$1" = --version ]; then
+  exec node -p 'require("$dir/node_modules/$2/package.json").version'
+fi
+exec "$dir/node_modules/.bin/$4" "\$@"
+WRAPPER
+  chmod +x "$TOOLS/bin/$5"
+}
+acp_npm claude-agent-acp-npm @agentclientprotocol/claude-agent-acp "$CLAUDE_AGENT_ACP_VERSION" claude-agent-acp claude-agent-acp
+acp_npm codex-acp-npm @zed-industries/codex-acp "$CODEX_ACP_VERSION" codex-acp codex-acp
 
 litellm_stamp="$TOOLS/litellm-venv/.stamp-litellm-$LITELLM_VERSION"
 if [ -f "$litellm_stamp" ] && [ -x "$TOOLS/litellm-venv/bin/litellm" ]; then

@@ -27,10 +27,12 @@ import java.util.Set;
  * @param stopAfterRateLimits how many 429s in a row stop a metered run ({@link
  *     dev.harness4j.api.Harness#stopAfterRateLimits()}), 0 for never: for an agent that keeps
  *     retrying a rate limit longer than the endpoint's {@code Retry-After} asks
+ * @param mode the session mode set after {@code session/new} ({@code session/set_mode}), or {@code
+ *     null} for the agent's default: for an agent whose default mode cannot edit the workspace
  */
 public record AcpAgent(String id, String name, String binary, List<String> args, String version, String install,
         Set<ApiStyle> apiStyles, List<String> removeEnv, Map<String, String> env, String keyEnv, String noKey,
-        Map<String, JsonNode> files, int stopAfterRateLimits) {
+        Map<String, JsonNode> files, int stopAfterRateLimits, String mode) {
 
     /**
      * Checks the row and copies its collections.
@@ -60,6 +62,9 @@ public record AcpAgent(String id, String name, String binary, List<String> args,
         files = Map.copyOf(files);
         if (stopAfterRateLimits < 0) {
             throw new IllegalArgumentException("stop_after_rate_limits must be 0 (never) or more, was " + stopAfterRateLimits);
+        }
+        if (mode != null && mode.isBlank()) {
+            throw new IllegalArgumentException("mode must be a session mode id the agent offers, or absent; was blank");
         }
     }
 

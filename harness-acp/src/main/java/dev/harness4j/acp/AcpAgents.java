@@ -19,13 +19,15 @@ import java.util.Set;
  * The table of ACP agents: the bundled one ({@value #RESOURCE}) and the parser for a table of the
  * same shape. A table is {@code {"agents": {"<id>": {row}}}} with the row fields of {@link
  * AcpAgent} in snake case ({@code api_styles}, {@code remove_env}, {@code key_env}, {@code
- * no_key}, {@code stop_after_rate_limits}).
+ * no_key}, {@code stop_after_rate_limits}, {@code mode}).
  */
 public final class AcpAgents {
     /** The prefix of every ACP harness id: {@value}. */
     public static final String PREFIX = "acp:";
     /** The bundled table, a class path resource. */
     public static final String RESOURCE = "/dev/harness4j/acp/agents.json";
+    /** A user's table below a state dir ({@code ~/.harness4j} by default): {@value}. */
+    public static final String USER_RELATIVE_PATH = "config/acp-agents.json";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -60,6 +62,31 @@ public final class AcpAgents {
             throw new IllegalArgumentException("no ACP agent '" + id + "' in " + RESOURCE + "; it has " + bundled().keySet());
         }
         return a;
+    }
+
+    /**
+     * A user's table, {@code <stateDir>/}{@value #USER_RELATIVE_PATH}, in the bundled table's format.
+     *
+     * @param stateDir the state dir whose {@code config} holds the table
+     * @return the agents, by id, in the table's order; none when the file does not exist
+     * @throws HarnessException naming the file (and the row and field) when it cannot be read, is not
+     *     JSON or a row is malformed
+     */
+    public static Map<String, AcpAgent> user(java.nio.file.Path stateDir) {
+        java.nio.file.Path file = stateDir.resolve(USER_RELATIVE_PATH);
+        if (!java.nio.file.Files.exists(file)) {
+            return Map.of();
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new HarnessException(file + ": not valid JSON at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + " (" + e.getOriginalMessage() + "); fix the ACP agents table");
+        } catch (IOException e) {
+            throw new HarnessException("could not read the ACP agents table " + file + ": " + e, e);
+        }
+        return parse(root, file.toString());
     }
 
     /**
@@ -103,7 +130,7 @@ public final class AcpAgents {
         r.path("files").fields().forEachRemaining(f -> files.put(f.getKey(), f.getValue()));
         return new AcpAgent(id, text(r, "name"), text(r, "binary"), strings(r, "args"), text(r, "version"),
                 text(r, "install"), styles, strings(r, "remove_env"), env, text(r, "key_env"), text(r, "no_key"), files,
-                r.path("stop_after_rate_limits").asInt(0));
+                r.path("stop_after_rate_limits").asInt(0), text(r, "mode"));
     }
 
     private static String text(JsonNode r, String field) {

@@ -97,7 +97,7 @@ public class AcpHarness implements Harness {
             throw new HarnessException(why);
         });
         AcpPermissions permissions = AcpPermissions.fromOption(context.option(AcpPermissions.OPTION).orElse(null));
-        return Optional.of(new AcpSession(AcpLaunch.of(agent, context), permissions));
+        return Optional.of(new AcpSession(AcpLaunch.of(agent, context), permissions, agent.mode()));
     }
 
     /** The session's launch ({@link #acpSession}); harness-core drives it over its stdio. */

@@ -36,4 +36,27 @@ class AcpMcpEndToEndTest {
     void opencodeOverAcpCallsTheStdioServer() {
         McpCheck.assertCallsTool(new AcpOpencodeHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, McpCheck.SERVER + "_record");
     }
+
+    @Test
+    void claudeCodeOverAcpCallsTheStdioServer() {
+        McpCheck.assertCallsTool(new AcpClaudeCodeHarness(), EnumSet.of(ApiStyle.ANTHROPIC), tmp,
+                "mcp__" + McpCheck.SERVER + "__record");
+    }
+
+    @Test
+    void claudeCodeOverAcpCallsAnHttpServerOnTheHost() {
+        McpCheck.assertCallsHttpTool(new AcpClaudeCodeHarness(), EnumSet.of(ApiStyle.ANTHROPIC), tmp,
+                "mcp__" + McpCheck.SERVER + "__record");
+    }
+
+    @Test
+    void codexOverAcpCallsTheStdioServer() {
+        McpCheck.assertCallsTool(new AcpCodexHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, "mcp__" + McpCheck.SERVER + "__record");
+    }
+
+    @Test
+    void codexOverAcpCallsAnHttpServerOnTheHost() {
+        McpCheck.assertCallsHttpTool(new AcpCodexHarness(), EnumSet.of(ApiStyle.OPENAI), tmp,
+                "mcp__" + McpCheck.SERVER + "__record");
+    }
 }

@@ -27,10 +27,15 @@ import java.util.Objects;
  * }
  * }</pre>
  *
+ * <p>With a {@link #mode()}, harness-core sends {@code session/set_mode} (id {@value #SET_MODE_ID})
+ * with that mode id after {@code session/new} and prompts once the agent accepted it (a refusal
+ * ends the session): for an agent whose default mode does not let it edit the workspace.
+ *
  * @param launch the agent process: argv, environment for the provider, per-run files
  * @param permissions what to answer to the agent's permission requests
+ * @param mode the session mode to set before the prompt (one of the agent's {@code modes}), or {@code null} for its default
  */
-public record AcpSession(Invocation launch, AcpPermissions permissions) {
+public record AcpSession(Invocation launch, AcpPermissions permissions, String mode) {
 
     /** The JSON-RPC id of harness-core's {@code initialize} request: {@value}. */
     public static final int INITIALIZE_ID = 1;
@@ -38,6 +43,8 @@ public record AcpSession(Invocation launch, AcpPermissions permissions) {
     public static final int NEW_SESSION_ID = 2;
     /** The JSON-RPC id of harness-core's {@code session/prompt} request: {@value}. */
     public static final int PROMPT_ID = 3;
+    /** The JSON-RPC id of harness-core's {@code session/set_mode} request: {@value}. */
+    public static final int SET_MODE_ID = 4;
     /** The ACP wire protocol version harness-core speaks: {@value}. */
     public static final int PROTOCOL_VERSION = 1;
 
@@ -46,9 +53,25 @@ public record AcpSession(Invocation launch, AcpPermissions permissions) {
      *
      * @param launch the agent process
      * @param permissions the permission policy
+     * @param mode the session mode, or {@code null}
+     * @throws IllegalArgumentException when the mode is blank
      */
     public AcpSession {
         Objects.requireNonNull(launch, "launch");
         Objects.requireNonNull(permissions, "permissions");
+        if (mode != null && mode.isBlank()) {
+            throw new IllegalArgumentException("an ACP session mode must be a mode id such as \"auto\", or null for "
+                    + "the agent's default; was blank");
+        }
+    }
+
+    /**
+     * A session in the agent's default mode.
+     *
+     * @param launch the agent process
+     * @param permissions the permission policy
+     */
+    public AcpSession(Invocation launch, AcpPermissions permissions) {
+        this(launch, permissions, null);
     }
 }

@@ -120,13 +120,28 @@ public final class AcpClient implements Conversation {
                 return;
             }
             sessionId = sid;
-            ObjectNode params = JSON.createObjectNode().put("sessionId", sid);
-            params.putArray("prompt").addObject().put("type", "text").put("text", prompt);
-            request(AcpSession.PROMPT_ID, "session/prompt", params, false);
+            if (session.mode() != null) {
+                ObjectNode params = JSON.createObjectNode().put("sessionId", sid).put("modeId", session.mode());
+                request(AcpSession.SET_MODE_ID, "session/set_mode", params, true);
+            } else {
+                prompt(sid);
+            }
+        } else if (id == AcpSession.SET_MODE_ID) {
+            if (refused) {
+                finish();
+                return;
+            }
+            prompt(sessionId);
         } else if (id == AcpSession.PROMPT_ID) {
             answered.countDown();
             finish();
         }
+    }
+
+    private void prompt(String sid) {
+        ObjectNode params = JSON.createObjectNode().put("sessionId", sid);
+        params.putArray("prompt").addObject().put("type", "text").put("text", prompt);
+        request(AcpSession.PROMPT_ID, "session/prompt", params, false);
     }
 
     private void answerRequest(JsonNode id, String method, JsonNode params) {
