@@ -26,6 +26,7 @@ module dev.harness4j.core {
     opens dev.harness4j.core.provider to com.fasterxml.jackson.databind;
 
     uses dev.harness4j.api.Harness;
+    uses dev.harness4j.api.HarnessSource;
     uses dev.harness4j.api.ProviderResolver;
     uses dev.harness4j.core.pipeline.RunStageFactory;
 }

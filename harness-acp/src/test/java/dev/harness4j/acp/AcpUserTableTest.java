@@ -61,4 +61,28 @@ class AcpUserTableTest {
         Files.createDirectories(f.getParent());
         Files.writeString(f, json);
     }
+
+    @Test
+    void aRunnersDefaultRegistryHasTheUsersAgentsAndSaysWhyWhenTheTableIsBroken() throws Exception {
+        write("{\"agents\": {\"mine\": {\"name\": \"Mine\", \"binary\": \"my-agent\", \"args\": [\"--acp\"],"
+                + " \"version\": \"1.0\", \"install\": \"npm i -g my-agent\", \"api_styles\": [\"openai\"]},"
+                + " \"gemini\": {\"name\": \"Again\", \"binary\": \"gemini\", \"args\": [\"--acp\"],"
+                + " \"version\": \"1.0\", \"install\": \"npm i -g x\", \"api_styles\": [\"gemini\"]}}}");
+        try (dev.harness4j.core.HarnessRunner runner = dev.harness4j.core.HarnessRunner.builder().stateDir(state).build()) {
+            assertThat(runner.registry().require("acp:mine")).isInstanceOf(AcpHarness.class);
+            assertThat(runner.registry().require("acp:gemini")).as("the bundled one stays").isInstanceOf(AcpGeminiHarness.class);
+            assertThat(runner.registry().loadFailures()).anySatisfy(f -> assertThat(f)
+                    .contains("offers 'acp:gemini', which an adapter has already"));
+        }
+        assertThat(dev.harness4j.core.HarnessRegistry.fromServices().find("acp:mine")).as("no state dir, no user table")
+                .isEmpty();
+
+        write("{\"agents\": {\"mine\": {\"name\": \"Mine\", \"binary\": \"my-agent\", \"args\": \"--acp\"}}}");
+        dev.harness4j.core.HarnessRegistry broken = dev.harness4j.core.HarnessRegistry.fromServices(state);
+        assertThat(broken.find("acp:gemini")).as("the bundled agents are unaffected").isPresent();
+        assertThatThrownBy(() -> broken.require("acp:mine")).isInstanceOf(dev.harness4j.api.UnknownHarnessException.class)
+                .hasMessageContaining("unknown harness 'acp:mine'")
+                .hasMessageContaining(state.resolve(AcpAgents.USER_RELATIVE_PATH).toString())
+                .hasMessageContaining("args must be an array of strings");
+    }
 }

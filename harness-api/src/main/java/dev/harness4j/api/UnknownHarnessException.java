@@ -26,6 +26,22 @@ public class UnknownHarnessException extends HarnessException {
     }
 
     /**
+     * An exception whose message lists the known ids and, when adapters or harness sources failed
+     * to load, what each of them said (the reason a harness the user expected is missing).
+     *
+     * @param harnessId the harness id no adapter provides
+     * @param knownIds the harness ids the adapters provide
+     * @param loadFailures one line per adapter or source that failed to load; may be empty
+     */
+    public UnknownHarnessException(String harnessId, Set<String> knownIds, java.util.List<String> loadFailures) {
+        super("unknown harness '" + harnessId + "'; known harnesses: " + new TreeSet<>(knownIds)
+                + " (add the adapter's jar to the class path, or register it with HarnessRegistry.builder().add(..))"
+                + (loadFailures.isEmpty() ? "" : "; these failed to load: " + String.join("; ", loadFailures)));
+        this.harnessId = harnessId;
+        this.knownIds = Set.copyOf(knownIds);
+    }
+
+    /**
      * The harness id no adapter provides.
      *
      * @return the id

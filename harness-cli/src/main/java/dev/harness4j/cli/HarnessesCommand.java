@@ -21,15 +21,17 @@ final class HarnessesCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "Lists the adapters on the class path.")
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "Lists the adapters on the class path and the user's ACP agents (<state dir>/config/acp-agents.json).")
     static final class ListCommand implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
+        @CommandLine.Mixin
+        Harness4j.StateDirOption state = new Harness4j.StateDirOption();
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            for (String id : HarnessRegistry.fromServices().ids()) {
+            for (String id : HarnessRegistry.fromServices(state.resolve()).ids()) {
                 out.println(id);
             }
             return Harness4j.OK;
@@ -41,11 +43,13 @@ final class HarnessesCommand implements Runnable {
     static final class CheckCommand implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
+        @CommandLine.Mixin
+        Harness4j.StateDirOption state = new Harness4j.StateDirOption();
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            HarnessRegistry registry = HarnessRegistry.fromServices();
+            HarnessRegistry registry = HarnessRegistry.fromServices(state.resolve());
             Installations installations = Installations.defaults();
             int missing = 0;
             for (String id : registry.ids()) {

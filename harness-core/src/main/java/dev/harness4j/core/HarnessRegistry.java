@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import dev.harness4j.api.HarnessSource;
 import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
@@ -54,6 +55,18 @@ public final class HarnessRegistry {
         return builder().loadServices().build();
     }
 
+    /**
+     * {@link #fromServices()} plus the harnesses every {@link HarnessSource} found the same way
+     * makes for this state dir (the user's ACP agents table, with harness-acp on the class path):
+     * a runner's default registry.
+     *
+     * @param stateDir the runner's state dir
+     * @return the registry
+     */
+    public static HarnessRegistry fromServices(java.nio.file.Path stateDir) {
+        return builder().loadServices().loadSources(stateDir).build();
+    }
+
     public static Builder builder() {
         return new Builder();
     }
@@ -67,7 +80,7 @@ public final class HarnessRegistry {
         Objects.requireNonNull(id, "id");
         Harness h = byId.get(id);
         if (h == null) {
-            throw new UnknownHarnessException(id, byId.keySet());
+            throw new UnknownHarnessException(id, byId.keySet(), loadFailures);
         }
         return h;
     }
@@ -111,6 +124,47 @@ public final class HarnessRegistry {
                     harnesses.add(requireCompatible(provider.get()));
                 } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
                     recordFailure(provider.type().getName(), e);
+                }
+            }
+            return this;
+        }
+
+        /**
+         * Adds the harnesses of every {@link HarnessSource} registered in {@code META-INF/services}
+         * on the context class path, for this state dir. A source that fails, and a harness whose id
+         * an adapter added before has, are recorded in {@link HarnessRegistry#loadFailures()}.
+         */
+        public Builder loadSources(java.nio.file.Path stateDir) {
+            Objects.requireNonNull(stateDir, "stateDir");
+            ClassLoader cl = Thread.currentThread().getContextClassLoader();
+            ServiceLoader<HarnessSource> sl = ServiceLoader.load(HarnessSource.class,
+                    cl != null ? cl : HarnessRegistry.class.getClassLoader());
+            var it = sl.stream().iterator();
+            while (true) {
+                ServiceLoader.Provider<HarnessSource> p;
+                try {
+                    if (!it.hasNext()) {
+                        break;
+                    }
+                    p = it.next();
+                } catch (ServiceConfigurationError e) {
+                    recordFailure("(unloadable harness source)", e);
+                    continue;
+                }
+                try {
+                    for (Harness h : p.get().harnesses(stateDir)) {
+                        Harness c = requireCompatible(Objects.requireNonNull(h, "harness"));
+                        if (harnesses.stream().anyMatch(x -> Objects.equals(x.id(), c.id()))) {
+                            failures.add("harness source " + p.type().getName() + " offers '" + c.id()
+                                    + "', which an adapter has already; left out (rename it)");
+                            log.warn("{}", failures.get(failures.size() - 1));
+                        } else {
+                            harnesses.add(c);
+                        }
+                    }
+                } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
+                    failures.add("harness source " + p.type().getName() + " failed: " + e.getMessage());
+                    log.warn("{}", failures.get(failures.size() - 1));
                 }
             }
             return this;

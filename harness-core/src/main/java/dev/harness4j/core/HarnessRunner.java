@@ -96,7 +96,7 @@ public final class HarnessRunner implements AutoCloseable {
 
     private HarnessRunner(Builder b) {
         this.stages = RunnerStages.assemble(b);
-        this.registry = b.registry != null ? b.registry : HarnessRegistry.fromServices();
+        this.registry = b.registry != null ? b.registry : HarnessRegistry.fromServices(b.stateDir);
         RunEnvironment runEnvironment = b.runEnvironment();
         this.installations = b.installations != null ? b.installations
                 : Installations.builder().runEnvironment(runEnvironment).build();
