@@ -36,4 +36,19 @@ class AcpMcpEndToEndTest {
     void opencodeOverAcpCallsTheStdioServer() {
         McpCheck.assertCallsTool(new AcpOpencodeHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, McpCheck.SERVER + "_record");
     }
+
+    @Test
+    void kiloOverAcpCallsTheStdioServer() {
+        McpCheck.assertCallsTool(new AcpKiloHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, McpCheck.SERVER + "_record");
+    }
+
+    @Test
+    void kiloOverAcpCallsAnHttpServerOnTheHost() {
+        McpCheck.assertCallsHttpTool(new AcpKiloHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, McpCheck.SERVER + "_record");
+    }
+
+    @Test
+    void mistralVibeOverAcpCallsTheStdioServer() {
+        McpCheck.assertCallsTool(new AcpMistralVibeHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, McpCheck.SERVER + "_record");
+    }
 }
