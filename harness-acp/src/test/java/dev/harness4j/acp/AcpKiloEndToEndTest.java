@@ -18,6 +18,6 @@ class AcpKiloEndToEndTest extends AcpEndToEndCheck {
 
     @Override
     int attempts() {
-        return 6; // it tries once and retries five times (a 429 is stopped at the second by stop_after_rate_limits)
+        return 6; // a 429 is stopped at the second by stop_after_rate_limits
     }
 }
