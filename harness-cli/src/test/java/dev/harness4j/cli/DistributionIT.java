@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
  */
 class DistributionIT {
     private static final Path DIST = Path.of(System.getProperty("harness4j.dist", "target/harness4j-dist-not-built"));
-    /** The seven agent adapters, the three ACP agents and harness-bench's two reference harnesses (nop, oracle). */
+    /** The seven agent adapters, the five ACP agents and harness-bench's two reference harnesses (nop, oracle). */
     private static final List<String> BUNDLED = List.of("aider", "claude-code", "codex", "gemini", "mini-swe-agent",
-            "opencode", "qwen-code", "acp:gemini", "acp:opencode", "acp:qwen-code", "nop", "oracle");
+            "opencode", "qwen-code", "acp:gemini", "acp:opencode", "acp:qwen-code", "acp:kilo", "acp:mistral-vibe",
+            "nop", "oracle");
 
     /** Runs the launcher (through a symlink, as an installed one is); stdout, stderr and the exit code. */
     private static String[] harness4j(String... args) throws Exception {

@@ -20,8 +20,8 @@ class DiscoveryTest {
 
     @Test
     void discoversTheBundledAdaptersAndAThirdPartyOne() {
-        assertThat(registry.ids()).containsExactly("acp:gemini", "acp:opencode", "acp:qwen-code", "aider", "claude-code",
-                "codex", "gemini", "mini-swe-agent", "nop", NotesAgentHarness.ID, "opencode", "oracle", "qwen-code");
+        assertThat(registry.ids()).containsExactly("acp:gemini", "acp:kilo", "acp:mistral-vibe", "acp:opencode", "acp:qwen-code",
+                "aider", "claude-code", "codex", "gemini", "mini-swe-agent", "nop", NotesAgentHarness.ID, "opencode", "oracle", "qwen-code");
         // nop, oracle: harness-bench's references; acp:*: harness-acp's table
         assertThat(registry.require("oracle").needsProvider()).isFalse();
         assertThat(registry.loadFailures()).isEmpty();
