@@ -29,10 +29,13 @@ import java.util.Set;
  *     retrying a rate limit longer than the endpoint's {@code Retry-After} asks
  * @param mode the session mode set after {@code session/new} ({@code session/set_mode}), or {@code
  *     null} for the agent's default: for an agent whose default mode cannot edit the workspace
+ * @param stopAfterEndpointFailures how many failed model requests in a row stop a metered run ({@link
+ *     dev.harness4j.api.Harness#stopAfterEndpointFailures()}), 0 for the runner's limit: for an agent
+ *     that does not retry a dropped connection and then waits silently
  */
 public record AcpAgent(String id, String name, String binary, List<String> args, String version, String install,
         Set<ApiStyle> apiStyles, List<String> removeEnv, Map<String, String> env, String keyEnv, String noKey,
-        Map<String, JsonNode> files, int stopAfterRateLimits, String mode) {
+        Map<String, JsonNode> files, int stopAfterRateLimits, String mode, int stopAfterEndpointFailures) {
 
     /**
      * Checks the row and copies its collections.
@@ -62,6 +65,10 @@ public record AcpAgent(String id, String name, String binary, List<String> args,
         files = Map.copyOf(files);
         if (stopAfterRateLimits < 0) {
             throw new IllegalArgumentException("stop_after_rate_limits must be 0 (never) or more, was " + stopAfterRateLimits);
+        }
+        if (stopAfterEndpointFailures < 0) {
+            throw new IllegalArgumentException("stop_after_endpoint_failures must be 0 (the runner's limit) or more, was "
+                    + stopAfterEndpointFailures);
         }
         if (mode != null && mode.isBlank()) {
             throw new IllegalArgumentException("mode must be a session mode id the agent offers, or absent; was blank");

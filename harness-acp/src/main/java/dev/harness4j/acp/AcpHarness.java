@@ -122,6 +122,11 @@ public class AcpHarness implements Harness {
         return agent.stopAfterRateLimits();
     }
 
+    @Override
+    public int stopAfterEndpointFailures() {
+        return agent.stopAfterEndpointFailures();
+    }
+
     /** True: the run's MCP servers go in {@code session/new}'s {@code mcpServers}. */
     @Override
     public boolean supportsMcp() {

@@ -225,6 +225,20 @@ public interface Harness {
     }
 
     /**
+     * How many model requests in a row failing on the way (HTTP 5xx, the endpoint unreachable, the
+     * stream reset or timed out, with no successful model answer between) a metered run of this CLI
+     * may take before harness-core stops it and ends it {@link Outcome#TRANSIENT}; {@code 0} (the
+     * default) for the runner's own limit (5). For a CLI that does not retry such a failure and then
+     * waits silently, so that the run would otherwise end only at the inactivity limit, as a
+     * timeout. A runner's own setting overrides it; runs without the meter are never stopped this way.
+     *
+     * @return the number of failed model requests in a row that stops a run, or 0 for the runner's limit
+     */
+    default int stopAfterEndpointFailures() {
+        return 0;
+    }
+
+    /**
      * The run's trajectory as the CLI's own events tell it: one agent step per model turn with
      * its tool calls and their results (harness-core writes the run's prompt as the first, user,
      * step; an adapter returns user steps only for further user messages). Pure: reads only the execution's files,

@@ -70,7 +70,7 @@ abstract class StageOptions {
 
     /**
      * How each run's phase report is found; default {@link PhaseReports#DEFAULT}, or {@link
-     * PhaseReports#GIT_ONLY} when {@link #autonomyPreamble(boolean)} is off.
+     * PhaseReports#GIT_ONLY} when {@link RunnerOptions#autonomyPreamble(boolean)} is off.
      *
      * @deprecated give {@code stage(PhaseReportStage.of(..))}
      */

@@ -67,7 +67,7 @@ public final class WireStop {
      * The stop for one run.
      *
      * @param rules the meter stage's settings
-     * @param harness the run's adapter (its own 429 limit when the rules set none)
+     * @param harness the run's adapter (its own 429 and endpoint-failure limits when the rules set none)
      * @param stop told once, with the termination, when the run must stop
      * @return the stop
      * @throws IllegalArgumentException when the adapter declares a negative 429 limit
@@ -85,8 +85,15 @@ public final class WireStop {
         String rlSource = own != null ? "the runner's stopAfterRateLimits(" + rl + ")"
                 : "the " + harness.id() + " adapter's stopAfterRateLimits() = " + rl;
         Integer se = rules.stopAfterServerErrors();
-        int serverLimit = se != null ? se : DEFAULT_SERVER_ERRORS;
-        String seSource = "stopAfterServerErrors(" + serverLimit + ")" + (se != null ? "" : ", the default");
+        int adapterLimit = harness.stopAfterEndpointFailures();
+        if (adapterLimit < 0) {
+            throw new IllegalArgumentException("adapter " + harness.id() + " declares stopAfterEndpointFailures() = "
+                    + adapterLimit + "; it must be 0 (the runner's limit) or more");
+        }
+        int serverLimit = se != null ? se : adapterLimit > 0 ? adapterLimit : DEFAULT_SERVER_ERRORS;
+        String seSource = se != null ? "stopAfterServerErrors(" + serverLimit + ")"
+                : adapterLimit > 0 ? "the " + harness.id() + " adapter's stopAfterEndpointFailures() = " + adapterLimit
+                : "stopAfterServerErrors(" + serverLimit + "), the default";
         return new WireStop(new Streak(rl, rlSource), new Streak(serverLimit, seSource),
                 rules.stopOnAuthFailure() ? "stopOnAuthFailure, on by default" : null, stop);
     }

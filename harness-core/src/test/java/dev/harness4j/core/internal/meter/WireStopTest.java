@@ -25,6 +25,10 @@ class WireStopTest {
     private final List<Termination> stops = new ArrayList<>();
 
     private static Harness declaring(int limit) {
+        return declaring(limit, 0);
+    }
+
+    private static Harness declaring(int limit, int endpointFailures) {
         return new Harness() {
             @Override public String id() { return "declaring"; }
             @Override public CompletionMode completionMode() { return CompletionMode.OPAQUE; }
@@ -32,6 +36,7 @@ class WireStopTest {
             @Override public Invocation prepare(HarnessContext context) { throw new UnsupportedOperationException(); }
             @Override public HarnessResult interpret(Execution execution) { throw new UnsupportedOperationException(); }
             @Override public int stopAfterRateLimits() { return limit; }
+            @Override public int stopAfterEndpointFailures() { return endpointFailures; }
         };
     }
 
@@ -211,5 +216,23 @@ class WireStopTest {
         assertThat(stops).extracting(Termination::kind).containsExactly(Termination.Kind.ENDPOINT_FAILING);
         HarnessResult limited = HarnessResult.builder(Outcome.RATE_LIMITED, "m").reason("own").build();
         assertThat(stop.settle(limited)).as("not stopped rate-limited").isSameAs(limited);
+    }
+
+    @Test
+    void anAdaptersOwnEndpointFailureLimitAppliesUnlessTheRunnerSetsOne() {
+        WireStop own = WireStop.of(WireStop.Rules.DEFAULTS, declaring(0, 1), stops::add);
+        own.ended(request(true, 200, null, "reset: the upstream stream broke (IOException)"));
+        assertThat(stops).singleElement().satisfies(t -> {
+            assertThat(t.kind()).isEqualTo(Termination.Kind.ENDPOINT_FAILING);
+            assertThat(t.reason()).contains("after 1 failed model request (",
+                    "the declaring adapter's stopAfterEndpointFailures() = 1");
+        });
+        stops.clear();
+        WireStop runners = WireStop.of(new WireStop.Rules(null, true, 3), declaring(0, 1), stops::add);
+        runners.ended(request(true, 500, null));
+        runners.ended(request(true, 500, null));
+        assertThat(stops).as("the runner's 3 over the adapter's 1").isEmpty();
+        assertThatThrownBy(() -> WireStop.of(WireStop.Rules.DEFAULTS, declaring(0, -1), stops::add))
+                .hasMessageContaining("stopAfterEndpointFailures() = -1");
     }
 }
