@@ -138,7 +138,8 @@ final class ContinueInvocations {
             for (McpServer m : context.mcpServers()) {
                 y.append("  - name: ").append(q(m.name())).append('\n');
                 if (m instanceof McpServer.Http http) {
-                    y.append("    type: streamable-http\n").append("    url: ").append(q(http.url().toString())).append('\n');
+                    y.append("    type: streamable-http\n")
+                            .append("    url: ").append(q(http.url().toString())).append('\n');
                 } else if (m instanceof McpServer.Stdio stdio) {
                     y.append("    type: stdio\n").append("    command: ").append(q(stdio.command())).append('\n');
                     y.append("    args: [");

@@ -51,7 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
  * chat completions API, for what the contract kit ({@link ContinueContractTest}) does not cover: the
  * file written (with Continue's {@code Write}, then its {@code Bash}), tokens and the answering
  * model as the meter measured them in {@code meta.json}, a rate limit with the wire's retry time, a
- * dropped connection classified, and a fake HOME (with its own {@code .continue}) left untouched. Each run's raw stdout and stderr are written to {@code
+ * dropped connection classified, and a fake HOME (with its own {@code .continue}) left untouched.
+ * Each run's raw stdout and stderr are written to {@code
  * target/continue-captures/}; the fixtures under {@code src/test/resources/captured} were copied from there.
  */
 @RealCli
