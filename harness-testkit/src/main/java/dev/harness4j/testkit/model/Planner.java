@@ -23,7 +23,8 @@ final class Planner {
     private static final List<String> SHELL_TOOLS =
             List.of("Bash", "bash", "shell", "run_shell_command", "exec_command", "local_shell",
                     "run_commands"); // Cline's: {"commands": [<command>, ...]}
-    private static final List<String> PATH_KEYS = List.of("file_path", "filePath", "path", "filename", "file");
+    private static final List<String> PATH_KEYS =
+            List.of("file_path", "filePath", "filepath", "path", "filename", "file"); // filepath: Continue's Write
     private static final List<String> CONTENT_KEYS = List.of("content", "contents", "text");
 
     private final ObjectMapper json;

@@ -144,6 +144,25 @@ class ChatCompletionsTest extends ProtocolTest {
         assertThat(args.has("command")).isFalse();
     }
 
+    /** Continue's write tool names its path {@code filepath}. */
+    @Test
+    void aWriteForContinuesWriteToolFillsItsFilepath() throws Exception {
+        String continueTools = "[{\"type\":\"function\",\"function\":{\"name\":\"Write\",\"parameters\":"
+                + "{\"type\":\"object\",\"properties\":{\"filepath\":{\"type\":\"string\"},\"content\":{\"type\":"
+                + "\"string\"}}}}}]";
+        server.script("m", Scenario.builder().writeFile("/ws/x.txt", "hi\n").build());
+        String req = "{\"model\":\"m\",\"tools\":" + continueTools + ",\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
+
+        JsonNode call = http.postJson("/v1/chat/completions", req).path("choices").path(0).path("message")
+                .path("tool_calls").path(0);
+
+        assertThat(call.path("function").path("name").asText()).isEqualTo("Write");
+        JsonNode args = Http.json(call.path("function").path("arguments").asText());
+        assertThat(args.path("filepath").asText()).isEqualTo("/ws/x.txt");
+        assertThat(args.path("content").asText()).isEqualTo("hi\n");
+        assertThat(args.has("file_path")).isFalse();
+    }
+
     @Test
     void opencodesRealTitleRequestIsASideRequestThatConsumesNoStep() throws Exception {
         String title;
