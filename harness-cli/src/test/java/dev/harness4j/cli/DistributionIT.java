@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
  */
 class DistributionIT {
     private static final Path DIST = Path.of(System.getProperty("harness4j.dist", "target/harness4j-dist-not-built"));
-    /** The seven agent adapters, the five ACP agents and harness-bench's two reference harnesses (nop, oracle). */
+    /** The ten agent adapters, the seven ACP agents and harness-bench's two reference harnesses (nop, oracle). */
     private static final List<String> BUNDLED = List.of("aider", "claude-code", "codex", "gemini", "mini-swe-agent",
-            "opencode", "qwen-code", "acp:gemini", "acp:opencode", "acp:qwen-code", "acp:kilo", "acp:mistral-vibe",
-            "nop", "oracle");
+            "opencode", "qwen-code", "copilot", "cline", "continue", "acp:gemini", "acp:opencode", "acp:qwen-code",
+            "acp:claude-code", "acp:codex", "acp:kilo", "acp:mistral-vibe", "nop", "oracle");
 
     /** Runs the launcher (through a symlink, as an installed one is); stdout, stderr and the exit code. */
     private static String[] harness4j(String... args) throws Exception {

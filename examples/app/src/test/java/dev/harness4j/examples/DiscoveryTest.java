@@ -20,8 +20,9 @@ class DiscoveryTest {
 
     @Test
     void discoversTheBundledAdaptersAndAThirdPartyOne() {
-        assertThat(registry.ids()).containsExactly("acp:gemini", "acp:kilo", "acp:mistral-vibe", "acp:opencode", "acp:qwen-code",
-                "aider", "claude-code", "codex", "gemini", "mini-swe-agent", "nop", NotesAgentHarness.ID, "opencode", "oracle", "qwen-code");
+        assertThat(registry.ids()).containsExactly("acp:claude-code", "acp:codex", "acp:gemini", "acp:kilo",
+                "acp:mistral-vibe", "acp:opencode", "acp:qwen-code", "aider", "claude-code", "cline", "codex", "continue",
+                "copilot", "gemini", "mini-swe-agent", "nop", NotesAgentHarness.ID, "opencode", "oracle", "qwen-code");
         // nop, oracle: harness-bench's references; acp:*: harness-acp's table
         assertThat(registry.require("oracle").needsProvider()).isFalse();
         assertThat(registry.loadFailures()).isEmpty();
@@ -35,7 +36,8 @@ class DiscoveryTest {
     @ParameterizedTest
     @CsvSource({"claude-code, 2.1.197", "opencode, 1.18.33", "aider, 0.86.2", "codex, 0.169.0", "gemini, 0.61.0",
         "mini-swe-agent, 2.4.6", "qwen-code, 0.24.4", "acp:gemini, 0.61.0", "acp:opencode, 1.18.33",
-        "acp:qwen-code, 0.24.4"})
+        "acp:qwen-code, 0.24.4", "acp:claude-code, 0.101.0", "acp:codex, 0.16.0", "acp:kilo, 7.7.7",
+        "acp:mistral-vibe, 3.0.2", "copilot, 1.0.102", "cline, 3.0.65", "continue, 1.5.47"})
     void probesTheVersionOfEachRealInstalledCli(String id, String pinned) {
         Clis.require(registry.require(id));
 
