@@ -32,10 +32,14 @@ import java.util.Set;
  * @param stopAfterEndpointFailures how many failed model requests in a row stop a metered run ({@link
  *     dev.harness4j.api.Harness#stopAfterEndpointFailures()}), 0 for the runner's limit: for an agent
  *     that does not retry a dropped connection and then waits silently
+ * @param followUp whether a follow-up run continues the agent's session with {@code session/load}
+ *     ({@link dev.harness4j.api.Harness#supportsFollowUp()}): for an agent that offers {@code
+ *     loadSession} and keeps its sessions in the run's scratch dir
  */
 public record AcpAgent(String id, String name, String binary, List<String> args, String version, String install,
         Set<ApiStyle> apiStyles, List<String> removeEnv, Map<String, String> env, String keyEnv, String noKey,
-        Map<String, JsonNode> files, int stopAfterRateLimits, String mode, int stopAfterEndpointFailures) {
+        Map<String, JsonNode> files, int stopAfterRateLimits, String mode, int stopAfterEndpointFailures,
+        boolean followUp) {
 
     /**
      * Checks the row and copies its collections.

@@ -19,7 +19,7 @@ import java.util.Set;
  * The table of ACP agents: the bundled one ({@value #RESOURCE}) and the parser for a table of the
  * same shape. A table is {@code {"agents": {"<id>": {row}}}} with the row fields of {@link
  * AcpAgent} in snake case ({@code api_styles}, {@code remove_env}, {@code key_env}, {@code
- * no_key}, {@code stop_after_rate_limits}, {@code mode}, {@code stop_after_endpoint_failures}). An {@code env} value may be a JSON object, passed as its
+ * no_key}, {@code stop_after_rate_limits}, {@code mode}, {@code stop_after_endpoint_failures}, {@code follow_up}). An {@code env} value may be a JSON object, passed as its
  * compact JSON with the placeholders filled in its text.
  */
 public final class AcpAgents {
@@ -133,7 +133,8 @@ public final class AcpAgents {
         r.path("files").fields().forEachRemaining(f -> files.put(f.getKey(), f.getValue()));
         return new AcpAgent(id, text(r, "name"), text(r, "binary"), strings(r, "args"), text(r, "version"),
                 text(r, "install"), styles, strings(r, "remove_env"), env, text(r, "key_env"), text(r, "no_key"), files,
-                r.path("stop_after_rate_limits").asInt(0), text(r, "mode"), r.path("stop_after_endpoint_failures").asInt(0));
+                r.path("stop_after_rate_limits").asInt(0), text(r, "mode"), r.path("stop_after_endpoint_failures").asInt(0),
+                r.path("follow_up").asBoolean(false));
     }
 
     private static String text(JsonNode r, String field) {

@@ -129,6 +129,11 @@ public class AcpHarness implements Harness {
 
     /** True: the run's MCP servers go in {@code session/new}'s {@code mcpServers}. */
     @Override
+    public boolean supportsFollowUp() {
+        return agent.followUp();
+    }
+
+    @Override
     public boolean supportsMcp() {
         return true;
     }

@@ -20,16 +20,20 @@ import dev.harness4j.api.Outcomes;
  *       {@code initialize}, printed no JSON-RPC, or exited mid-session) with stderr's last line.
  *   <li>tokens and cost: unmeasured (ACP v1 has no per-turn usage; the meter measures them).
  *   <li>summary: the agent's message text after its last tool call.
- *   <li>session id: {@code session/new}'s.
+ *   <li>session id: {@code session/new}'s; on a follow-up, the loaded session's ({@code session/load}),
+ *       whose replayed history (the updates before its answer) is not this run's.
  * </ul>
  */
 final class AcpResults {
     private AcpResults() {}
 
     static HarnessResult interpret(Execution ex, AcpAgent agent) {
-        Read r = new Read();
+        Read r = new Read(ex.context().resumeSession() != null);
         ex.forEachStdoutLine(r::line);
         String model = ex.context().model();
+        if (r.sessionId == null && r.sessionOpen) {
+            r.sessionId = ex.context().resumeSession(); // session/load answers with no id: the loaded one
+        }
         HarnessResult.Builder b = HarnessResult.builder(Outcome.ERROR, model).sessionId(r.sessionId);
         if (r.summary.length() > 0) {
             b.summary(r.summary.toString().strip());
@@ -54,8 +58,8 @@ final class AcpResults {
         if (!r.initialized) {
             where = r.garbage != null ? "printed something that is not ACP JSON-RPC and never answered initialize: "
                     + cut(r.garbage) : "never answered ACP initialize";
-        } else if (r.sessionId == null) {
-            where = "never answered session/new";
+        } else if (!r.sessionOpen) {
+            where = ex.context().resumeSession() != null ? "never answered session/load" : "never answered session/new";
         } else {
             where = "ended the session before answering session/prompt";
         }
@@ -76,13 +80,19 @@ final class AcpResults {
 
     /** What the lines say, read once. */
     private static final class Read {
+        final boolean loading;
         boolean initialized;
+        boolean sessionOpen; // session/new or session/load answered: updates before are a loaded session's replay
         String sessionId;
         String stopReason;
         String error;
         String errorMethod;
         String garbage;
         StringBuilder summary = new StringBuilder();
+
+        Read(boolean loading) {
+            this.loading = loading;
+        }
 
         void line(String line) {
             JsonNode m = AcpLines.message(line);
@@ -94,6 +104,9 @@ final class AcpResults {
             }
             JsonNode u = AcpLines.update(m);
             if (u != null) {
+                if (!sessionOpen) {
+                    return;
+                }
                 switch (u.path("sessionUpdate").asText()) {
                     case "agent_message_chunk" -> summary.append(AcpLines.text(u.path("content")));
                     case "tool_call" -> summary.setLength(0);
@@ -109,7 +122,7 @@ final class AcpResults {
                 if (error == null && id >= AcpSession.INITIALIZE_ID && id <= AcpSession.PROMPT_ID) {
                     error = m.path("error").path("message").asText("") + dataOf(m.path("error"));
                     errorMethod = id == AcpSession.INITIALIZE_ID ? "initialize"
-                            : id == AcpSession.NEW_SESSION_ID ? "session/new" : "session/prompt";
+                            : id == AcpSession.NEW_SESSION_ID ? (loading ? "session/load" : "session/new") : "session/prompt";
                 }
                 return;
             }
@@ -117,6 +130,7 @@ final class AcpResults {
                 initialized = true;
             } else if (id == AcpSession.NEW_SESSION_ID) {
                 initialized = true;
+                sessionOpen = true;
                 sessionId = m.path("result").path("sessionId").asText(null);
             } else if (id == AcpSession.PROMPT_ID) {
                 stopReason = m.path("result").path("stopReason").asText("end_turn");

@@ -21,6 +21,7 @@ final class AcpTrajectory extends StepReader {
     private StringBuilder thought;
     private Map<String, TrajectoryStep.ToolCall> calls;
     private List<TrajectoryStep.ToolResult> results;
+    private boolean sessionOpen; // a loaded session's replayed history comes before session/load's answer
 
     static Stream<TrajectoryStep> of(Execution ex) {
         return new AcpTrajectory().steps(ex.stdoutLines());
@@ -28,8 +29,12 @@ final class AcpTrajectory extends StepReader {
 
     @Override
     protected void line(String raw) {
-        JsonNode u = AcpLines.update(AcpLines.message(raw));
-        if (u == null) {
+        JsonNode m = AcpLines.message(raw);
+        if (m != null && !m.has("method") && m.path("id").asInt(-1) == dev.harness4j.api.AcpSession.NEW_SESSION_ID) {
+            sessionOpen = true;
+        }
+        JsonNode u = AcpLines.update(m);
+        if (u == null || !sessionOpen) {
             return;
         }
         switch (u.path("sessionUpdate").asText()) {

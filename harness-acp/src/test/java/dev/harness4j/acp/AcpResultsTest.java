@@ -103,6 +103,33 @@ class AcpResultsTest {
         assertThat(steps.get(1).message()).isEqualTo("Done.");
     }
 
+    @Test
+    void aLoadedSessionsReplayedHistoryIsNotTheFollowUpsOwnAndItsIdIsTheLoadedOnes() throws Exception {
+        String loaded = "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":null}"; // session/load answers no id
+        Execution ex = execution("s-9", GitChanges.dirty("abc", 1, 0, "second.txt"), 0, INIT,
+                update("{\"sessionUpdate\":\"user_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"First.\"}}"),
+                update("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"old\",\"kind\":\"edit\",\"status\":\"completed\"}"),
+                update("{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Wrote first.\"}}"),
+                loaded,
+                update("{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"new\",\"kind\":\"edit\",\"status\":\"pending\"}"),
+                update("{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"Wrote second.\"}}"),
+                prompt("end_turn"));
+
+        HarnessResult r = harness.interpret(ex);
+        assertThat(r.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(r.summary()).isEqualTo("Wrote second.");
+        assertThat(r.sessionId()).isEqualTo("s-9");
+        try (Stream<TrajectoryStep> s = harness.trajectory(ex).orElseThrow()) {
+            assertThat(s.toList()).singleElement().satisfies(step -> {
+                assertThat(step.toolCalls()).extracting(TrajectoryStep.ToolCall::id).containsExactly("new");
+                assertThat(step.message()).isEqualTo("Wrote second.");
+            });
+        }
+        HarnessResult refused = harness.interpret(execution("s-9", GitChanges.none("abc"), 1, INIT,
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32603,\"message\":\"no such session\"}}"));
+        assertThat(refused.reason()).contains("answered session/load with an error: no such session");
+    }
+
     private static String update(String u) {
         return "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s-9\",\"update\":" + u + "}}";
     }
@@ -116,13 +143,17 @@ class AcpResultsTest {
     }
 
     private Execution execution(GitChanges changes, Integer exit, String... lines) throws Exception {
+        return execution(null, changes, exit, lines);
+    }
+
+    private Execution execution(String resume, GitChanges changes, Integer exit, String... lines) throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws"));
         Path scratch = Files.createDirectories(tmp.resolve("scratch"));
         Path out = Files.write(Files.createTempFile(tmp, "stdout", ".log"), List.of(lines));
         Path err = Files.createTempFile(tmp, "stderr", ".log");
         HarnessContext ctx = HarnessContext.builder().prompt("p").workspace(ws).scratchDir(scratch).executable("gemini")
                 .provider(new ResolvedProvider("p", EnumSet.of(ApiStyle.GEMINI), URI.create("http://127.0.0.1:9"),
-                        Secret.of("k"), AuthScheme.API_KEY, "m")).build();
+                        Secret.of("k"), AuthScheme.API_KEY, "m")).resumeSession(resume).build();
         Invocation inv = harness.prepare(ctx);
         return Execution.builder(ctx, inv).exitCode(exit).stdout(out).stderr(err).changes(changes).build();
     }

@@ -39,7 +39,13 @@ public record AcpSession(Invocation launch, AcpPermissions permissions, String m
 
     /** The JSON-RPC id of harness-core's {@code initialize} request: {@value}. */
     public static final int INITIALIZE_ID = 1;
-    /** The JSON-RPC id of harness-core's {@code session/new} request: {@value}. */
+    /**
+     * The JSON-RPC id of harness-core's {@code session/new} request, and of its {@code
+     * session/load} of the earlier session on a follow-up run ({@link HarnessContext#resumeSession()},
+     * for an adapter that says {@link Harness#supportsFollowUp()}): {@value}. The agent replays
+     * the loaded session's history as {@code session/update}s before it answers; an adapter reads
+     * only those after the answer as the run's own.
+     */
     public static final int NEW_SESSION_ID = 2;
     /** The JSON-RPC id of harness-core's {@code session/prompt} request: {@value}. */
     public static final int PROMPT_ID = 3;

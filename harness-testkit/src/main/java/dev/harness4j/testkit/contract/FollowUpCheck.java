@@ -55,7 +55,7 @@ public final class FollowUpCheck {
      * @param tmp a directory of the test's own
      */
     public static void assertContinues(Harness harness, Set<ApiStyle> styles, ScriptedModelServer server, Path tmp) {
-        String model = harness.id() + "-follow-up";
+        String model = harness.id().replace(':', '-') + "-follow-up"; // a model name in a URL path (Gemini) takes no ':'
         server.script(model, Scenario.builder()
                 .shell("printf 'one\\n' > first.txt").say("Wrote first.txt.")
                 .shell("printf 'two\\n' > second.txt").say("Wrote second.txt.").build());

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The client side of one ACP session over the agent's stdio: {@code initialize}, {@code
- * session/new} (cwd the workspace, the run's MCP servers), {@code session/prompt}, answers to the
+ * session/new} (cwd the workspace, the run's MCP servers; {@code session/load} of the earlier
+ * session on a follow-up, under the same id), {@code session/prompt}, answers to the
  * agent's requests ({@link AcpPermissionAnswer} for {@code session/request_permission}, "method
  * not found" for the rest), {@code session/cancel} on a stop. Finished once the prompt was
  * answered, a handshake request was refused, or a handshake answer is later than its timeout; stdin
@@ -40,6 +41,7 @@ public final class AcpClient implements Conversation {
     private final List<McpServer> mcpServers;
     private final Duration handshakeTimeout;
     private final AcpPermissionAnswer permissions;
+    private final String resumeSession;
     private final CountDownLatch answered = new CountDownLatch(1);
     private final Object writeLock = new Object();
 
@@ -60,6 +62,24 @@ public final class AcpClient implements Conversation {
      */
     public AcpClient(String runId, AcpSession session, Path workspace, String prompt, List<McpServer> mcpServers,
             Duration handshakeTimeout) {
+        this(runId, session, workspace, prompt, mcpServers, handshakeTimeout, null);
+    }
+
+    /**
+     * A client for one run, continuing an earlier session of the agent's with {@code session/load}
+     * (in place of {@code session/new}) when {@code resumeSession} is given.
+     *
+     * @param runId the run's id, for log lines
+     * @param session the adapter's description
+     * @param workspace the run's workspace (the session's cwd)
+     * @param prompt the run's prompt
+     * @param mcpServers the run's MCP servers
+     * @param handshakeTimeout how long each handshake answer may take
+     * @param resumeSession the agent's session a follow-up continues, or {@code null} for a new one
+     */
+    public AcpClient(String runId, AcpSession session, Path workspace, String prompt, List<McpServer> mcpServers,
+            Duration handshakeTimeout, String resumeSession) {
+        this.resumeSession = resumeSession;
         this.runId = runId;
         this.session = session;
         this.workspace = workspace.toAbsolutePath().normalize();
@@ -110,11 +130,15 @@ public final class AcpClient implements Conversation {
                 finish();
                 return;
             }
-            ObjectNode params = JSON.createObjectNode().put("cwd", workspace.toString());
+            ObjectNode params = JSON.createObjectNode();
+            if (resumeSession != null) {
+                params.put("sessionId", resumeSession);
+            }
+            params.put("cwd", workspace.toString());
             params.set("mcpServers", AcpMcpServers.toJson(mcpServers, JSON));
-            request(AcpSession.NEW_SESSION_ID, "session/new", params, true);
+            request(AcpSession.NEW_SESSION_ID, resumeSession != null ? "session/load" : "session/new", params, true);
         } else if (id == AcpSession.NEW_SESSION_ID) {
-            String sid = msg.path("result").path("sessionId").asText(null);
+            String sid = msg.path("result").path("sessionId").asText(resumeSession); // session/load answers no id
             if (refused || sid == null) {
                 finish();
                 return;

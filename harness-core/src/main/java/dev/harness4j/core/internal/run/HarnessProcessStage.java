@@ -114,7 +114,7 @@ public final class HarnessProcessStage implements RunStage {
                 .listener(store.get(CoreKeys.EVENTS).map(e -> (dev.harness4j.api.HarnessListener) e)
                         .orElse(dev.harness4j.api.HarnessListener.NONE))
                 .conversation(acp.map(session -> new AcpClient(run.runId(), session, ctx.workspace(), ctx.prompt(),
-                        ctx.mcpServers(), AcpClient.HANDSHAKE_TIMEOUT)).orElse(null))
+                        ctx.mcpServers(), AcpClient.HANDSHAKE_TIMEOUT, ctx.resumeSession())).orElse(null))
                 .build());
         services.processEnded().accept(run.runId());
         out.process(process);
