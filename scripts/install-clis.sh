@@ -298,18 +298,24 @@ else
   PY312="${HARNESS4J_PYTHON312:-python3.12}"
   if ! "$PY312" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then
     # a pyenv shim answers "command not found" unless 3.12 is selected: use pyenv's 3.12 directly
-    PY312=$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python3.12 2>/dev/null | tail -1)
+    PY312=$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python3.12 2>/dev/null | tail -1 || true)
   fi
   if [ -z "$PY312" ] || ! "$PY312" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then
-    log "mistral-vibe $MISTRAL_VIBE_VERSION needs Python >= 3.12: install it, or set HARNESS4J_PYTHON312 to its python"
-    exit 1
+    # skipped, not fatal: the other CLIs (and the main job, which does not use it) need no Python 3.12; a test
+    # of acp:mistral-vibe then says the CLI is missing (a failure under HARNESS4J_REQUIRE_CLIS=1)
+    log "SKIPPED mistral-vibe $MISTRAL_VIBE_VERSION: it needs Python >= 3.12; install it, or set HARNESS4J_PYTHON312 to its python"
+    PY312=
   fi
-  log "installing mistral-vibe==$MISTRAL_VIBE_VERSION into its own virtualenv ($PY312)"
-  rm -rf "$TOOLS/mistral-vibe-venv"
-  "$PY312" -m venv "$TOOLS/mistral-vibe-venv"
-  "$TOOLS/mistral-vibe-venv/bin/pip" install --quiet --disable-pip-version-check "mistral-vibe==$MISTRAL_VIBE_VERSION" >&2
-  touch "$vibe_stamp"
+  if [ -n "$PY312" ]; then
+    log "installing mistral-vibe==$MISTRAL_VIBE_VERSION into its own virtualenv ($PY312)"
+    rm -rf "$TOOLS/mistral-vibe-venv"
+    "$PY312" -m venv "$TOOLS/mistral-vibe-venv"
+    "$TOOLS/mistral-vibe-venv/bin/pip" install --quiet --disable-pip-version-check "mistral-vibe==$MISTRAL_VIBE_VERSION" >&2
+    touch "$vibe_stamp"
+  fi
 fi
-ln -sf "$TOOLS/mistral-vibe-venv/bin/vibe-acp" "$TOOLS/bin/vibe-acp"
+if [ -x "$TOOLS/mistral-vibe-venv/bin/vibe-acp" ]; then
+  ln -sf "$TOOLS/mistral-vibe-venv/bin/vibe-acp" "$TOOLS/bin/vibe-acp"
+fi
 
 log "tools ready in $TOOLS/bin"
