@@ -14,10 +14,18 @@ import org.junit.jupiter.api.io.TempDir;
 class RunMarkerTest {
 
     private static Process startMarked(String runId, String script) throws Exception {
+        return startMarked(runId, null, script);
+    }
+
+    /** The scope is set in the environment the process starts with: no exec to wait for before a scoped find sees it. */
+    private static Process startMarked(String runId, String scope, String script) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("sh", "-c", script)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put(RunMarker.ENV, runId);
+        if (scope != null) {
+            pb.environment().put(RunMarker.SCOPE_ENV, scope);
+        }
         return pb.start();
     }
 
@@ -42,8 +50,8 @@ class RunMarkerTest {
     @Test
     void aScopedKillStopsOnlyTheProcessesOfItsStateDir() throws Exception {
         String runId = Runs.newRunId();
-        Process mine = startMarked(runId, "exec env " + RunMarker.SCOPE_ENV + "=aaaa sleep 60");
-        Process theirs = startMarked(runId, "exec env " + RunMarker.SCOPE_ENV + "=bbbb sleep 60");
+        Process mine = startMarked(runId, "aaaa", "exec sleep 60");
+        Process theirs = startMarked(runId, "bbbb", "exec sleep 60");
         try {
             awaitCount(runId, 2);
             assertThat(RunMarker.find(runId, "aaaa")).extracting(ProcessHandle::pid).containsExactly(mine.pid());
