@@ -5,4 +5,5 @@
  */
 module dev.harness4j.api {
     exports dev.harness4j.api;
+    exports dev.harness4j.api.support;
 }

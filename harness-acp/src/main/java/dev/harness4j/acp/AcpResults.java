@@ -5,7 +5,7 @@ import dev.harness4j.api.AcpSession;
 import dev.harness4j.api.Execution;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.support.Outcomes;
 
 /**
  * Reads a finished ACP session from the agent's stdout (its JSON-RPC responses and {@code

@@ -16,7 +16,7 @@ public enum CompletionMode {
     STRUCTURED,
     /**
      * No envelope: the outcome comes from the exit code and the git changes (see
-     * {@link Outcomes#opaque(Execution)}); tokens are parsed best-effort or measured elsewhere.
+     * {@link dev.harness4j.api.support.Outcomes#opaque(Execution)}); tokens are parsed best-effort or measured elsewhere.
      */
     OPAQUE
 }

@@ -15,6 +15,8 @@ import java.util.stream.Stream;
  * {@code META-INF/services/dev.harness4j.api.Harness}.
  *
  * <pre>{@code
+ * import dev.harness4j.api.support.Outcomes; // the shared outcome rules
+ *
  * public final class MyHarness implements Harness {
  *     public String id() { return "my-agent"; }
  *     public CompletionMode completionMode() { return CompletionMode.OPAQUE; }

@@ -3,6 +3,7 @@ package dev.harness4j.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.harness4j.api.support.Outcomes;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

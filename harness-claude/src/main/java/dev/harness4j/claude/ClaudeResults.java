@@ -4,7 +4,7 @@ import dev.harness4j.api.Cost;
 import dev.harness4j.api.Execution;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.support.Outcomes;
 import dev.harness4j.api.Secret;
 import dev.harness4j.api.TokenUsage;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.harness4j.claude;
 
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.support.Outcomes;
 import java.util.Locale;
 
 /**

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.harness4j.api.Execution;
-import dev.harness4j.api.StepReader;
+import dev.harness4j.api.support.StepReader;
 import dev.harness4j.api.TrajectoryStep;
 import java.util.ArrayList;
 import java.util.List;

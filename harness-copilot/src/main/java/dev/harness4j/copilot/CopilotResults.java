@@ -3,7 +3,7 @@ package dev.harness4j.copilot;
 import dev.harness4j.api.Execution;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.support.Outcomes;
 import dev.harness4j.api.ServedModel;
 import dev.harness4j.api.TokenUsage;
 import java.time.Instant;

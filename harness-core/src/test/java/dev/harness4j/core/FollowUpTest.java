@@ -16,7 +16,7 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Isolation;
-import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.support.Outcomes;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.workspace.KeptWorkspace;
 import java.io.IOException;

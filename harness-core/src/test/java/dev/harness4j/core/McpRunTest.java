@@ -11,7 +11,7 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.McpServer;
-import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.support.Outcomes;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.api.SandboxNetwork;
 import dev.harness4j.core.internal.process.Bubblewrap;

@@ -13,7 +13,7 @@ import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.support.Outcomes;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;

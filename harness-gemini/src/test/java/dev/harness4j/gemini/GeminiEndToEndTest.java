@@ -179,7 +179,7 @@ class GeminiEndToEndTest {
     /**
      * Google answers a key it does not know with 400 {@code INVALID_ARGUMENT} / {@code
      * API_KEY_INVALID}, not 401: a refused key all the same ({@code auth}), by the rule the
-     * provider catalogue's probe follows too ({@link dev.harness4j.api.Outcomes#refusesKey}).
+     * provider catalogue's probe follows too ({@link dev.harness4j.api.support.Outcomes#refusesKey}).
      */
     @Test
     void googlesAnswerToAKeyItDoesNotKnowEndsAuth() throws Exception {

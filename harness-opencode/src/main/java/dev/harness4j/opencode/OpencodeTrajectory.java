@@ -3,7 +3,7 @@ package dev.harness4j.opencode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.Execution;
-import dev.harness4j.api.StepReader;
+import dev.harness4j.api.support.StepReader;
 import dev.harness4j.api.TokenUsage;
 import dev.harness4j.api.TrajectoryStep;
 import java.math.BigDecimal;

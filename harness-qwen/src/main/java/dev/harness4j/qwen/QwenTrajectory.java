@@ -2,7 +2,7 @@ package dev.harness4j.qwen;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.harness4j.api.Execution;
-import dev.harness4j.api.StepReader;
+import dev.harness4j.api.support.StepReader;
 import dev.harness4j.api.TokenUsage;
 import dev.harness4j.api.TrajectoryStep;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import dev.harness4j.api.Harness;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.support.Outcomes;
 import dev.harness4j.api.TokenUsage;
 import java.util.List;
 

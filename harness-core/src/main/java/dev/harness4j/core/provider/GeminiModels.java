@@ -71,9 +71,9 @@ final class GeminiModels {
 
     /**
      * Whether a refusal is about the key: 401 and 403 as everywhere, and Google's 400 for a key it
-     * does not know; the rule a run's outcome follows too ({@link dev.harness4j.api.Outcomes#refusesKey}).
+     * does not know; the rule a run's outcome follows too ({@link dev.harness4j.api.support.Outcomes#refusesKey}).
      */
     static boolean keyRefused(int status, String body) {
-        return dev.harness4j.api.Outcomes.refusesKey(status, body);
+        return dev.harness4j.api.support.Outcomes.refusesKey(status, body);
     }
 }

@@ -10,7 +10,7 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.InstallInfo;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.support.Outcomes;
 import dev.harness4j.api.PhaseReport;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;

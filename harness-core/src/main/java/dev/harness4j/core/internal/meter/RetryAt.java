@@ -82,7 +82,7 @@ final class RetryAt {
      * The retry time the body gives: Google's {@code RetryInfo.retryDelay}, else "try again in
      * 20s" in the error message, else a reset instant the message names (an out-of-quota
      * answer's "resets at 2026-12-01T15:00:00Z" or "usage limit reached|1767225600", {@link
-     * dev.harness4j.api.Outcomes#resetAt}); {@code null} when none says.
+     * dev.harness4j.api.support.Outcomes#resetAt}); {@code null} when none says.
      *
      * @param retryDelay the body's structured delay, or {@code null}
      */
@@ -100,7 +100,7 @@ final class RetryAt {
             long millis = unit.equals("ms") ? (long) v : unit.startsWith("m") ? (long) (v * 60_000) : (long) (v * 1000);
             return answeredAt.plusMillis(millis);
         }
-        return dev.harness4j.api.Outcomes.resetAt(errorMessage).orElse(null);
+        return dev.harness4j.api.support.Outcomes.resetAt(errorMessage).orElse(null);
     }
 
     private static Instant retryAfter(String v, Instant answeredAt) {

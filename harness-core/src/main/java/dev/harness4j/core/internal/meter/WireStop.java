@@ -3,7 +3,7 @@ package dev.harness4j.core.internal.meter;
 import dev.harness4j.api.Harness;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.support.Outcomes;
 import dev.harness4j.api.Termination;
 import java.time.Instant;
 import java.util.Objects;

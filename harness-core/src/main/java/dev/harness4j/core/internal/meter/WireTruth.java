@@ -4,7 +4,7 @@ import dev.harness4j.api.CompletionMode;
 import dev.harness4j.api.Cost;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.support.Outcomes;
 import dev.harness4j.api.ServedModel;
 import dev.harness4j.api.Termination;
 import dev.harness4j.api.TokenUsage;

@@ -8,7 +8,7 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.McpServer;
 import dev.harness4j.api.Outcome;
-import dev.harness4j.api.Outcomes;
+import dev.harness4j.api.support.Outcomes;
 import dev.harness4j.api.Termination;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.internal.acp.AcpClient;

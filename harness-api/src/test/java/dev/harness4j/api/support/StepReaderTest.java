@@ -1,8 +1,9 @@
-package dev.harness4j.api;
+package dev.harness4j.api.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.harness4j.api.TrajectoryStep;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

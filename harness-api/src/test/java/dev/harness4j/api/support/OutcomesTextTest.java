@@ -1,7 +1,18 @@
-package dev.harness4j.api;
+package dev.harness4j.api.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.harness4j.api.ApiStyle;
+import dev.harness4j.api.AuthScheme;
+import dev.harness4j.api.Execution;
+import dev.harness4j.api.GitChanges;
+import dev.harness4j.api.HarnessContext;
+import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.Invocation;
+import dev.harness4j.api.Outcome;
+import dev.harness4j.api.ResolvedProvider;
+import dev.harness4j.api.Secret;
+import dev.harness4j.api.Termination;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
