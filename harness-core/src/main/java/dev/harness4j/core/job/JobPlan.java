@@ -1,6 +1,5 @@
 package dev.harness4j.core.job;
 
-import dev.harness4j.core.internal.job.PlanCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -103,7 +102,7 @@ public record JobPlan(String id, Path baseline, String ref, String harness, Stri
             throw new java.io.UncheckedIOException("could not read the job plan " + planFile + ": " + e.getMessage(), e);
         }
         Path dir = planFile.toAbsolutePath().normalize().getParent();
-        return dev.harness4j.core.internal.job.PlanJson.read(n, dir);
+        return PlanJson.read(n, dir);
     }
 
     /** A copy with another id. */
@@ -114,6 +113,57 @@ public record JobPlan(String id, Path baseline, String ref, String harness, Stri
     /** The phases in the order they run. */
     public List<PhaseSpec> runOrder() {
         return PlanCheck.order(phases);
+    }
+
+    /**
+     * The phases a phase waits for: the ones it names in {@code depends_on}, or, when no phase of
+     * the plan names any, the phase before it.
+     *
+     * @param phaseId a phase's id
+     * @return their ids; empty for the first phase or an id the plan does not hold
+     */
+    public List<String> dependenciesOf(String phaseId) {
+        return PlanCheck.dependencies(phases).getOrDefault(phaseId, List.of());
+    }
+
+    /**
+     * The phases a phase waits for, transitively, in run order.
+     *
+     * @param phaseId a phase's id
+     * @return their ids; empty for the first phase or an id the plan does not hold
+     */
+    public List<String> ancestorsOf(String phaseId) {
+        return PlanCheck.ancestors(phases, phaseId);
+    }
+
+    /**
+     * The plan as a plan file's JSON (the one {@link #read(Path)} and {@link #fromJson} read back),
+     * its paths absolute.
+     *
+     * @return the JSON text
+     */
+    public String toJson() {
+        return PlanJson.write(this).toString();
+    }
+
+    /**
+     * Reads a plan from a plan file's JSON text.
+     *
+     * @param json the text
+     * @param relativeTo the directory relative paths in it (the baseline, task files) are taken from
+     * @return the plan
+     * @throws InvalidJobPlanException listing every problem of the plan or its fields
+     * @throws java.io.UncheckedIOException when the text is no JSON
+     */
+    public static JobPlan fromJson(String json, Path relativeTo) {
+        Objects.requireNonNull(json, "json");
+        com.fasterxml.jackson.databind.JsonNode n;
+        try {
+            n = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("the job plan is no JSON: " + e.getMessage(), e);
+        }
+        return PlanJson.read(n, relativeTo);
     }
 
     /** A phase's harness: its own, else the job's. */

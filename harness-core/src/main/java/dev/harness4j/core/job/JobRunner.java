@@ -10,7 +10,6 @@ import dev.harness4j.core.internal.job.JobControl;
 import dev.harness4j.core.internal.job.JobLoop;
 import dev.harness4j.core.internal.job.JobRepo;
 import dev.harness4j.core.internal.job.JobRecovery;
-import dev.harness4j.core.internal.job.PlanCheck;
 import dev.harness4j.core.internal.job.Transitions.JobSignal;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,9 +1,5 @@
 package dev.harness4j.core.process;
 
-import dev.harness4j.core.internal.process.Bubblewrap;
-
-import dev.harness4j.core.internal.process.MeterRelay;
-
 import dev.harness4j.api.Invocation;
 import dev.harness4j.api.McpServer;
 import dev.harness4j.api.SandboxNetwork;
@@ -12,7 +8,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * How one process is confined by {@link Bubblewrap}: what of the host it sees besides the system
+ * How one process is confined by bubblewrap: what of the host it sees besides the system
  * (read-only, and what it may write), its own HOME, and its network.
  *
  * @param bwrap the {@code bwrap} executable
@@ -25,7 +21,7 @@ import java.util.Objects;
  *     path contains them (the real HOME, the state dir); {@code /} is ignored
  * @param network what the process may reach
  * @param meterPort the loopback port served inside the sandbox by the relay to {@code meterSocket}; 0 for none
- * @param meterSocket the Unix socket outside that leads to the metering proxy ({@link MeterRelay}); null for none
+ * @param meterSocket the Unix socket outside that leads to the metering proxy (the meter relay serves it inside); null for none
  * @param perl the {@code perl} that runs the relay serving {@code meterPort} (and the {@code
  *     forwards}) inside; null when there is no relay
  * @param forwards more loopback ports served inside by the same relay, each to a Unix socket
@@ -42,6 +38,9 @@ public record Confinement(
         Path meterSocket,
         Path perl,
         List<Forward> forwards) {
+    /** The system's directories every confined process sees read-only (or as the symlinks they are), when the host has them. */
+    public static final List<String> SYSTEM_DIRS = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32");
+
 
     /** Where the meter's socket appears inside the sandbox (in its private {@code /tmp}). */
     public static final String INNER_SOCKET = "/tmp/.harness4j-meter.sock";
@@ -178,7 +177,7 @@ public record Confinement(
         }
         List<Path> shown = new java.util.ArrayList<>(readOnly);
         shown.addAll(writable);
-        shown.addAll(Bubblewrap.SYSTEM_DIRS.stream().map(Path::of).toList());
+        shown.addAll(SYSTEM_DIRS.stream().map(Path::of).toList());
         if (shown.stream().anyMatch(s -> real.startsWith(s.toAbsolutePath().normalize()))) {
             return java.util.Optional.empty();
         }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.harness4j.core.GitFixture;
 import dev.harness4j.core.HarnessRunner;
-import dev.harness4j.core.internal.job.PlanJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,6 +88,6 @@ class JobContinueSessionTest {
         JobPlan read = JobPlan.read(file);
         assertThat(read.phase("b").continueSession()).isTrue();
         assertThat(read.phase("a").continueSession()).isFalse();
-        assertThat(PlanJson.write(read).toString()).contains("\"continue_session\":true");
+        assertThat(read.toJson()).contains("\"continue_session\":true");
     }
 }

@@ -14,7 +14,6 @@ import dev.harness4j.api.McpServer;
 import dev.harness4j.core.GitFixture;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
-import dev.harness4j.core.internal.job.PlanJson;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,7 +58,7 @@ class JobMcpTest {
 
     private Path writeBack(JobPlan plan) throws Exception {
         Path again = tmp.resolve("again.json");
-        Files.writeString(again, PlanJson.write(plan).toPrettyString());
+        Files.writeString(again, plan.toJson());
         return again;
     }
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.harness4j.core.internal.Json;
+import dev.harness4j.core.job.JobPlan;
 import dev.harness4j.core.job.JobState;
 import dev.harness4j.core.job.PhaseState;
 import java.math.BigDecimal;
@@ -72,12 +74,16 @@ final class CheckpointJson {
                 x.put("retry_at", e.retryAt() != null ? e.retryAt().toString() : null);
             }
         }
-        n.set("plan", PlanJson.write(b.plan));
+        try {
+            n.set("plan", Json.mapper().readTree(b.plan.toJson()));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a plan's own JSON did not read back: " + e.getMessage(), e);
+        }
         return n;
     }
 
     static JobBook read(JsonNode n, Path dir) {
-        var plan = PlanJson.read(n.get("plan"), dir);
+        var plan = JobPlan.fromJson(n.get("plan").toString(), dir);
         JobBook b = new JobBook(n.get("job_id").asText(), dir, plan, n.get("branch").asText(),
                 n.get("base_commit").asText(), text(n, "head"), Instant.parse(n.get("created_at").asText()));
         b.state = JobState.fromWireName(n.get("state").asText());

@@ -133,7 +133,7 @@ public final class JobLoop {
         if (!spec.continueSession() || p.runs.size() != 1) { // only the phase's first run (just booked)
             return null;
         }
-        List<String> deps = PlanCheck.dependencies(book.plan().phases()).get(p.id());
+        List<String> deps = book.plan().dependenciesOf(p.id());
         PhaseBook.RunEntry before = deps.size() == 1 ? book.phase(deps.get(0)).lastRun() : null;
         String why;
         if (before == null) {

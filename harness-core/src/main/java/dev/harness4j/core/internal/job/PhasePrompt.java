@@ -9,7 +9,7 @@ final class PhasePrompt {
 
     /** The prompt as the phase's run gets it; the phase's own prompt alone when no phase before it left notes. */
     static String frame(JobBook book, PhaseSpec phase) {
-        List<String> before = PlanCheck.ancestors(book.plan().phases(), phase.id());
+        List<String> before = book.plan().ancestorsOf(phase.id());
         StringBuilder notes = new StringBuilder();
         for (String id : before) {
             PhaseBook p = book.phase(id);

@@ -47,8 +47,6 @@ public final class Bubblewrap {
     /** How to install it, for messages. */
     public static final String INSTALL_HINT = "install the Debian package 'bubblewrap' (apt-get install bubblewrap)";
 
-    /** The system's directories shown read-only (or as the symlinks they are), when the host has them. */
-    public static final List<String> SYSTEM_DIRS = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32");
     /**
      * What of {@code /etc} is never shown, as globs relative to {@code /etc}: password and group
      * hashes and their backups, old password hashes, the ssh host private keys, TLS private keys.
@@ -110,7 +108,7 @@ public final class Bubblewrap {
 
     /** {@code /usr} read-only, and {@code /bin}, {@code /lib*}, {@code /sbin} as symlinks (merged usr) or read-only. */
     private static void system(List<String> cmd) {
-        for (String dir : SYSTEM_DIRS) {
+        for (String dir : Confinement.SYSTEM_DIRS) {
             Path p = Path.of(dir);
             if (Files.isSymbolicLink(p)) {
                 try {

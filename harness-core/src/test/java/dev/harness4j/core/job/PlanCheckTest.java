@@ -1,4 +1,4 @@
-package dev.harness4j.core.internal.job;
+package dev.harness4j.core.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,10 +16,6 @@ import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.Preflight;
-import dev.harness4j.core.job.InvalidJobPlanException;
-import dev.harness4j.core.job.JobPlan;
-import dev.harness4j.core.job.JobRunner;
-import dev.harness4j.core.job.PhaseSpec;
 import dev.harness4j.core.provider.ProviderConfig;
 import dev.harness4j.core.provider.Providers;
 import java.nio.file.Path;

@@ -1,13 +1,10 @@
-package dev.harness4j.core.internal.job;
+package dev.harness4j.core.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.harness4j.api.Limits;
-import dev.harness4j.core.job.InvalidJobPlanException;
-import dev.harness4j.core.job.JobPlan;
-import dev.harness4j.core.job.PhaseSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +29,7 @@ import java.util.Set;
  *     "options": {}, "mcp_servers": [{"name": "tickets", "command": "tickets-mcp", "args": ["--ro"]}]}]}
  * }</pre>
  */
-public final class PlanJson {
+final class PlanJson {
     private static final Set<String> PLAN_FIELDS = Set.of("id", "baseline", "ref", "harness", "provider", "model",
             "max_quota_wait_seconds", "push", "task", "phases", "health_check", "health_check_timeout_seconds");
     private static final Set<String> PHASE_FIELDS = Set.of("id", "prompt", "harness", "provider", "model",
@@ -45,7 +42,7 @@ public final class PlanJson {
     private PlanJson() {}
 
     /** The plan as JSON; the baseline as an absolute path. */
-    public static ObjectNode write(JobPlan plan) {
+    static ObjectNode write(JobPlan plan) {
         ObjectNode n = JsonNodeFactory.instance.objectNode();
         putIf(n, "id", plan.id());
         n.put("baseline", plan.baseline().toAbsolutePath().normalize().toString());
@@ -121,7 +118,7 @@ public final class PlanJson {
      * @throws InvalidJobPlanException listing every problem (unknown fields, wrong types, and
      *     what {@link JobPlan.Builder#build()} refuses)
      */
-    public static JobPlan read(JsonNode n, Path relativeTo) {
+    static JobPlan read(JsonNode n, Path relativeTo) {
         List<String> problems = new ArrayList<>();
         if (n == null || !n.isObject()) {
             throw new InvalidJobPlanException(List.of("a job plan must be a JSON object"));

@@ -1,8 +1,6 @@
-package dev.harness4j.core.internal.job;
+package dev.harness4j.core.job;
 
 import dev.harness4j.core.Preflight;
-import dev.harness4j.core.job.JobPlan;
-import dev.harness4j.core.job.PhaseSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,16 +15,16 @@ import java.util.regex.Pattern;
  * Checks a plan's phases against each other ({@link #problems(JobPlan)}) and against a runner
  * ({@link #against}), and orders them; functions of their arguments, writing nothing.
  */
-public final class PlanCheck {
+final class PlanCheck {
     /** A phase id: becomes part of run ids and file names. */
-    public static final Pattern PHASE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,39}");
+    static final Pattern PHASE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,39}");
     /** A job id: becomes a directory name and part of run ids. */
-    public static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
+    static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
 
     private PlanCheck() {}
 
     /** Every problem of the plan, empty when it can run. */
-    public static List<String> problems(JobPlan plan) {
+    static List<String> problems(JobPlan plan) {
         List<String> problems = new ArrayList<>();
         if (plan.id() != null && !JOB_ID.matcher(plan.id()).matches()) {
             problems.add("job id '" + plan.id() + "' must match " + JOB_ID);
@@ -93,7 +91,7 @@ public final class PlanCheck {
      * @param preflight the checks of the runner the job would run on
      * @return the findings
      */
-    public static Preflight.Findings against(JobPlan plan, Preflight preflight) {
+    static Preflight.Findings against(JobPlan plan, Preflight preflight) {
         List<String> problems = new ArrayList<>();
         Set<String> warnings = new LinkedHashSet<>();
         for (PhaseSpec p : order(plan.phases())) {
@@ -118,7 +116,7 @@ public final class PlanCheck {
     }
 
     /** The dependencies of each phase: the named ones, or the one before when no phase names any. */
-    public static Map<String, List<String>> dependencies(List<PhaseSpec> phases) {
+    static Map<String, List<String>> dependencies(List<PhaseSpec> phases) {
         boolean graph = phases.stream().anyMatch(p -> !p.dependsOn().isEmpty());
         Map<String, List<String>> deps = new LinkedHashMap<>();
         for (int i = 0; i < phases.size(); i++) {
@@ -129,7 +127,7 @@ public final class PlanCheck {
     }
 
     /** Each phase's dependencies, transitively, in run order. */
-    public static List<String> ancestors(List<PhaseSpec> phases, String phaseId) {
+    static List<String> ancestors(List<PhaseSpec> phases, String phaseId) {
         Map<String, List<String>> deps = dependencies(phases);
         Set<String> seen = new HashSet<>();
         List<String> todo = new ArrayList<>(deps.getOrDefault(phaseId, List.of()));
@@ -187,7 +185,7 @@ public final class PlanCheck {
     }
 
     /** The phases in run order: dependencies first, ties in the order given. The plan must be valid. */
-    public static List<PhaseSpec> order(List<PhaseSpec> phases) {
+    static List<PhaseSpec> order(List<PhaseSpec> phases) {
         Map<String, List<String>> deps = dependencies(phases);
         List<PhaseSpec> out = new ArrayList<>();
         Set<String> done = new LinkedHashSet<>();
