@@ -2,7 +2,7 @@ package dev.harness4j.core;
 
 import dev.harness4j.api.HarnessListener;
 import dev.harness4j.api.ProviderResolver;
-import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.util.Checks;
 import dev.harness4j.core.internal.workspace.Workspaces;
 import dev.harness4j.core.pipeline.Key;
 import dev.harness4j.core.pipeline.RunStage;

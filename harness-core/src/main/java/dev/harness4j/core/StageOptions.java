@@ -1,9 +1,9 @@
 package dev.harness4j.core;
 
 import dev.harness4j.api.SandboxNetwork;
-import dev.harness4j.core.internal.Checks;
-import dev.harness4j.core.pipeline.Slot;
 import dev.harness4j.core.internal.process.Bubblewrap;
+import dev.harness4j.core.internal.util.Checks;
+import dev.harness4j.core.pipeline.Slot;
 import dev.harness4j.core.process.Sandbox;
 import dev.harness4j.core.provider.GatewayOptions;
 import dev.harness4j.core.provider.PriceList;

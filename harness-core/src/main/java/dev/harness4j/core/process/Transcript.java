@@ -1,6 +1,6 @@
 package dev.harness4j.core.process;
 
-import dev.harness4j.core.internal.PrivateFiles;
+import dev.harness4j.core.internal.util.PrivateFiles;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;

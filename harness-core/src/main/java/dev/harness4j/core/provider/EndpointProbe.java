@@ -6,7 +6,7 @@ import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.Secret;
-import dev.harness4j.core.internal.Json;
+import dev.harness4j.core.internal.util.Json;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.ProxySelector;

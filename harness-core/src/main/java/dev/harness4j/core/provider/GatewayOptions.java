@@ -1,6 +1,6 @@
 package dev.harness4j.core.provider;
 
-import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.util.Checks;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Objects;

@@ -4,7 +4,7 @@ import dev.harness4j.api.ProviderNotResolvableException;
 import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.Secret;
-import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.util.Checks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

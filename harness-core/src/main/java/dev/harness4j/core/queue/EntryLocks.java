@@ -1,7 +1,7 @@
 package dev.harness4j.core.queue;
 
 import dev.harness4j.api.HarnessException;
-import dev.harness4j.core.internal.FileLocks;
+import dev.harness4j.core.internal.util.FileLocks;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.harness4j.core.queue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.core.internal.Json;
+import dev.harness4j.core.internal.util.Json;
 import java.util.Objects;
 
 /**

@@ -6,7 +6,7 @@ import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.AfterHarness;
 import dev.harness4j.core.HarnessRunner;
-import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.util.Checks;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;

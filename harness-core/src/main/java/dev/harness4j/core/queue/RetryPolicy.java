@@ -1,7 +1,7 @@
 package dev.harness4j.core.queue;
 
 import dev.harness4j.api.Outcome;
-import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.util.Checks;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;

@@ -1,13 +1,13 @@
 package dev.harness4j.core.queue;
 
 import dev.harness4j.api.HarnessResult;
+import dev.harness4j.api.Isolation;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.core.internal.Checks;
+import dev.harness4j.core.internal.util.Checks;
+import dev.harness4j.core.internal.workspace.Workspaces;
 import dev.harness4j.core.process.RunMarker;
 import dev.harness4j.core.workspace.RunLeftovers;
-import dev.harness4j.api.Isolation;
-import dev.harness4j.core.internal.workspace.Workspaces;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;

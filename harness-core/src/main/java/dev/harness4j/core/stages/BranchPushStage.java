@@ -1,8 +1,8 @@
 package dev.harness4j.core.stages;
 
-import dev.harness4j.core.internal.Checks;
 import dev.harness4j.core.internal.capture.ResultStore;
 import dev.harness4j.core.internal.run.CoreKeys;
+import dev.harness4j.core.internal.util.Checks;
 import dev.harness4j.core.internal.workspace.BranchPusher;
 import dev.harness4j.core.internal.workspace.CapturedChanges;
 import dev.harness4j.core.pipeline.RunChain;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.harness4j.api.Login;
-import dev.harness4j.core.internal.PrivateFiles;
+import dev.harness4j.core.internal.util.PrivateFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;

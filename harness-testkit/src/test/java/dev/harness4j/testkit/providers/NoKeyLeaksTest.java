@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
 import dev.harness4j.api.ResolvedProvider;
-import dev.harness4j.core.internal.Json;
+import dev.harness4j.core.internal.util.Json;
 import dev.harness4j.core.provider.HealthCheck;
 import dev.harness4j.core.provider.ProviderConfig;
 import dev.harness4j.core.provider.Providers;

@@ -51,7 +51,7 @@ public final class EventLog implements HarnessListener, AutoCloseable {
         this.file = Objects.requireNonNull(file, "file");
         this.redactor = Objects.requireNonNull(redactor, "redactor");
         this.downstream = Objects.requireNonNull(downstream, "downstream");
-        dev.harness4j.core.internal.PrivateFiles.create(file);
+        dev.harness4j.core.internal.util.PrivateFiles.create(file);
         this.writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
     }
 

@@ -3,12 +3,12 @@ package dev.harness4j.core.internal.capture;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.core.RunRecord;
+import dev.harness4j.core.internal.workspace.SafeDelete;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import dev.harness4j.core.internal.workspace.SafeDelete;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -50,7 +50,7 @@ public final class ResultStore {
     private static final Logger log = LoggerFactory.getLogger(ResultStore.class);
 
     private final Path resultsDir;
-    private final ObjectMapper mapper = dev.harness4j.core.internal.Json.mapper();
+    private final ObjectMapper mapper = dev.harness4j.core.internal.util.Json.mapper();
 
     public ResultStore(Path stateDir) {
         this.resultsDir = Objects.requireNonNull(stateDir, "stateDir").toAbsolutePath().normalize().resolve("results");

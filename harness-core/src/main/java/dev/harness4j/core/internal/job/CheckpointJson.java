@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.harness4j.core.internal.Json;
+import dev.harness4j.core.internal.util.Json;
 import dev.harness4j.core.job.JobPlan;
 import dev.harness4j.core.job.JobState;
 import dev.harness4j.core.job.PhaseState;

@@ -3,7 +3,7 @@ package dev.harness4j.core.internal.job;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.harness4j.core.internal.Json;
+import dev.harness4j.core.internal.util.Json;
 import dev.harness4j.core.internal.workspace.BranchPusher;
 import dev.harness4j.core.job.JobEvent;
 import dev.harness4j.core.job.JobState;

@@ -6,7 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.Limits;
 import dev.harness4j.api.ResolvedProvider;
-import dev.harness4j.core.internal.Json;
+import dev.harness4j.core.internal.util.Json;
 import dev.harness4j.core.provider.ModelPrice;
 import java.io.IOException;
 import java.io.OutputStream;

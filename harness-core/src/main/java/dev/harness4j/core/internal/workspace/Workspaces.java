@@ -1,14 +1,14 @@
 package dev.harness4j.core.internal.workspace;
 
-import dev.harness4j.core.internal.PrivateFiles;
+import dev.harness4j.core.internal.util.PrivateFiles;
 
+import dev.harness4j.api.Isolation;
+import dev.harness4j.core.internal.util.Checks;
 import dev.harness4j.core.workspace.Baseline;
 import dev.harness4j.core.workspace.NotAGitRepositoryException;
 import dev.harness4j.core.workspace.StateDirNotWritableException;
 import dev.harness4j.core.workspace.UnknownRefException;
 import dev.harness4j.core.workspace.WorkspaceException;
-import dev.harness4j.api.Isolation;
-import dev.harness4j.core.internal.Checks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -27,7 +27,7 @@ class EventLogTest {
     private static List<JsonNode> read(Path f) throws Exception {
         List<JsonNode> out = new ArrayList<>();
         for (String l : Files.readAllLines(f)) {
-            out.add(dev.harness4j.core.internal.Json.mapper().readTree(l));
+            out.add(dev.harness4j.core.internal.util.Json.mapper().readTree(l));
         }
         return out;
     }

@@ -56,7 +56,7 @@ class ResultStoreTest {
     void aSecretSerialisesAsStarsWithTheLibrarysMapper() throws Exception {
         var provider = new ResolvedProvider("p", EnumSet.of(ApiStyle.OPENAI), URI.create("http://127.0.0.1:1"),
                 Secret.of("sk-hidden-123"), AuthScheme.BEARER, "m");
-        String json = dev.harness4j.core.internal.Json.mapper().writeValueAsString(provider);
+        String json = dev.harness4j.core.internal.util.Json.mapper().writeValueAsString(provider);
         assertThat(json).contains("\"secret\":\"***\"").doesNotContain("sk-hidden-123");
     }
 
@@ -78,7 +78,7 @@ class ResultStoreTest {
         for (Path f : List.of(dir.resolve("meta.json"), dir.resolve("transcript.log"), dir.resolve("diff.patch"))) {
             assertThat(Files.readString(f)).doesNotContain("sk-hidden-123").contains("***");
         }
-        JsonNode m = dev.harness4j.core.internal.Json.mapper().readTree(dir.resolve("meta.json").toFile());
+        JsonNode m = dev.harness4j.core.internal.util.Json.mapper().readTree(dir.resolve("meta.json").toFile());
         assertThat(m.get("reason").asText()).isEqualTo("the key *** was refused");
         assertThat(m.at("/tokens/input").asLong()).isEqualTo(10);
         assertThat(m.at("/tokens/output").isNull()).isTrue();
@@ -166,7 +166,7 @@ class ResultStoreTest {
     }
 
     private static String runIdIn(Path dir) throws java.io.IOException {
-        return dev.harness4j.core.internal.Json.mapper().readTree(Files.readString(dir.resolve("meta.json"))).get("run_id").asText();
+        return dev.harness4j.core.internal.util.Json.mapper().readTree(Files.readString(dir.resolve("meta.json"))).get("run_id").asText();
     }
 
     private RunRecord record(Path resultDir, String reason) {

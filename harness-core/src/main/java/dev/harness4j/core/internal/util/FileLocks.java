@@ -1,4 +1,4 @@
-package dev.harness4j.core.internal;
+package dev.harness4j.core.internal.util;
 
 import dev.harness4j.api.HarnessException;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.harness4j.core.internal;
+package dev.harness4j.core.internal.util;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.Module;

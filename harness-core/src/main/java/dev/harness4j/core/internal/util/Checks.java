@@ -1,4 +1,4 @@
-package dev.harness4j.core.internal;
+package dev.harness4j.core.internal.util;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.harness4j.core.internal;
+package dev.harness4j.core.internal.util;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
