@@ -119,7 +119,7 @@ public final class HarnessRegistry {
         /** Adds every adapter registered in {@code META-INF/services} visible to the loader. */
         public Builder loadServices(ClassLoader loader) {
             ServiceLoader<Harness> sl = ServiceLoader.load(Harness.class, loader);
-            for (ServiceLoader.Provider<Harness> provider : providers(sl)) {
+            for (ServiceLoader.Provider<Harness> provider : providers(sl, "(unloadable provider)")) {
                 try {
                     harnesses.add(requireCompatible(provider.get()));
                 } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
@@ -139,18 +139,7 @@ public final class HarnessRegistry {
             ClassLoader cl = Thread.currentThread().getContextClassLoader();
             ServiceLoader<HarnessSource> sl = ServiceLoader.load(HarnessSource.class,
                     cl != null ? cl : HarnessRegistry.class.getClassLoader());
-            var it = sl.stream().iterator();
-            while (true) {
-                ServiceLoader.Provider<HarnessSource> p;
-                try {
-                    if (!it.hasNext()) {
-                        break;
-                    }
-                    p = it.next();
-                } catch (ServiceConfigurationError e) {
-                    recordFailure("(unloadable harness source)", e);
-                    continue;
-                }
+            for (ServiceLoader.Provider<HarnessSource> p : providers(sl, "(unloadable harness source)")) {
                 try {
                     for (Harness h : p.get().harnesses(stateDir)) {
                         Harness c = requireCompatible(Objects.requireNonNull(h, "harness"));
@@ -170,8 +159,9 @@ public final class HarnessRegistry {
             return this;
         }
 
-        private List<ServiceLoader.Provider<Harness>> providers(ServiceLoader<Harness> sl) {
-            List<ServiceLoader.Provider<Harness>> out = new ArrayList<>();
+        /** The loader's providers; one whose class is missing or cannot be instantiated is recorded as {@code what}. */
+        private <T> List<ServiceLoader.Provider<T>> providers(ServiceLoader<T> sl, String what) {
+            List<ServiceLoader.Provider<T>> out = new ArrayList<>();
             var it = sl.stream().iterator();
             while (true) {
                 try {
@@ -180,8 +170,7 @@ public final class HarnessRegistry {
                     }
                     out.add(it.next());
                 } catch (ServiceConfigurationError e) {
-                    // a provider class that is missing or cannot be instantiated: record, go on
-                    recordFailure("(unloadable provider)", e);
+                    recordFailure(what, e); // go on with the others
                 }
             }
             return out;
