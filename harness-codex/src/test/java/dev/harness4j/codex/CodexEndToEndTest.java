@@ -6,24 +6,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
-import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.Limits;
-import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.api.Secret;
-import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
-import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.process.Sandbox;
 import dev.harness4j.testkit.OfflineHome;
+import dev.harness4j.testkit.CapturedRun;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.testkit.RealCli;
-import dev.harness4j.testkit.model.RecordedRequest;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
-import java.io.IOException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,15 +26,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
-import java.util.HashMap;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -107,38 +97,38 @@ class CodexEndToEndTest {
         Map<String, String> homeBefore = OfflineHome.snapshot(home);
         Map<String, String> baselineBefore = GitRepos.fingerprint(baseline);
 
-        Run run = run(model, provider(model));
+        CapturedRun run = run(model, provider(model));
 
-        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("completed");
-        assertThat(run.meta.path("changes").path("files")).extracting(JsonNode::asText).containsExactly("hello.txt");
+        assertThat(run.meta().path("outcome").asText()).as(run.describe()).isEqualTo("completed");
+        assertThat(run.meta().path("changes").path("files")).extracting(JsonNode::asText).containsExactly("hello.txt");
         assertThat(run.patch()).contains("+hello from codex");
-        JsonNode tokens = run.meta.path("tokens");
+        JsonNode tokens = run.meta().path("tokens");
         assertThat(tokens.path("input").asLong()).as(tokens.toString()).isEqualTo(100 + 110);
         assertThat(tokens.path("output").asLong()).isEqualTo(20 + 5);
         assertThat(tokens.path("cache_read").asLong()).isEqualTo(30);
         assertThat(tokens.path("source").asText()).as("measured on the wire").isEqualTo("metered");
-        JsonNode own = run.meta.path("adapter").path("tokens");
+        JsonNode own = run.meta().path("adapter").path("tokens");
         assertThat(own.path("source").asText()).as("the adapter's own figures, kept beside").isEqualTo("adapter");
         assertThat(own.path("input").asLong()).isEqualTo(tokens.path("input").asLong());
         assertThat(own.path("output").asLong()).isEqualTo(tokens.path("output").asLong());
         assertThat(own.path("cache_write").isNumber()).as("the server sent no cache-write figure: unmeasured, "
                 + "whatever the CLI prints; " + own).isFalse();
         assertThat(tokens.path("cache_write").isNumber()).as("nor on the wire").isFalse();
-        assertThat(run.meta.path("cost").isNull()).as("codex prints no cost").isTrue();
-        assertThat(run.meta.path("served_model").path("answered")).extracting(JsonNode::asText).containsExactly(model);
-        assertThat(run.meta.path("served_model").path("verdict").asText()).isEqualTo("match");
-        assertThat(run.meta.path("summary").asText()).isEqualTo("Wrote hello.txt.");
+        assertThat(run.meta().path("cost").isNull()).as("codex prints no cost").isTrue();
+        assertThat(run.meta().path("served_model").path("answered")).extracting(JsonNode::asText).containsExactly(model);
+        assertThat(run.meta().path("served_model").path("verdict").asText()).isEqualTo("match");
+        assertThat(run.meta().path("summary").asText()).isEqualTo("Wrote hello.txt.");
         // the requested model went to the endpoint on every request, and the prompt arrived intact
-        assertThat(run.requests).hasSize(2).allSatisfy(r -> {
+        assertThat(run.requests()).hasSize(2).allSatisfy(r -> {
             assertThat(r.model()).isEqualTo(model);
             assertThat(r.path()).isEqualTo("/v1/responses");
         });
         String escapedPrompt = JSON.writeValueAsString(PROMPT);
-        assertThat(run.requests.get(0).body()).contains(escapedPrompt.substring(1, escapedPrompt.length() - 1));
+        assertThat(run.requests().get(0).body()).contains(escapedPrompt.substring(1, escapedPrompt.length() - 1));
         assertThat(OfflineHome.snapshot(home)).as("the fake HOME, .codex, .npm and .cache included").isEqualTo(homeBefore);
         assertThat(GitRepos.fingerprint(baseline)).as("the baseline").isEqualTo(baselineBefore);
         for (String f : List.of("transcript.log", "events.jsonl", "meta.json")) {
-            assertThat(Files.readString(run.record.resultDir().resolve(f))).as(f).doesNotContain(KEY);
+            assertThat(Files.readString(run.record().resultDir().resolve(f))).as(f).doesNotContain(KEY);
         }
     }
 
@@ -155,10 +145,10 @@ class CodexEndToEndTest {
         }
         Map<String, String> homeBefore = OfflineHome.snapshot(home);
 
-        Run run = run(model, provider(model), Sandbox.OFF);
+        CapturedRun run = run(model, provider(model), Sandbox.OFF);
 
-        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("completed");
-        assertThat(run.meta.path("sandbox").path("mode").asText()).as("unconfined").isNotEqualTo("bubblewrap");
+        assertThat(run.meta().path("outcome").asText()).as(run.describe()).isEqualTo("completed");
+        assertThat(run.meta().path("sandbox").path("mode").asText()).as("unconfined").isNotEqualTo("bubblewrap");
         assertThat(run.patch()).as("the shell tool ran").contains("+home=").doesNotContain("+home=" + home + "\n");
         assertThat(home.resolve("sourced.txt")).as("no rc file of the user's HOME was sourced").doesNotExist();
         assertThat(OfflineHome.snapshot(home)).as("the fake HOME, byte for byte").isEqualTo(homeBefore);
@@ -169,13 +159,13 @@ class CodexEndToEndTest {
         String model = "codex-swap";
         server.script(model, Scenario.builder().say("Nothing to do.").usage(40, 4, 0, 0).answerAs("codex-other").build());
 
-        Run run = run(model, provider(model));
+        CapturedRun run = run(model, provider(model));
 
-        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("no-op");
-        assertThat(run.meta.path("served_model").path("answered")).extracting(JsonNode::asText)
+        assertThat(run.meta().path("outcome").asText()).as(run.describe()).isEqualTo("no-op");
+        assertThat(run.meta().path("served_model").path("answered")).extracting(JsonNode::asText)
                 .containsExactly("codex-other");
-        assertThat(run.meta.path("served_model").path("verdict").asText()).isEqualTo("mismatch");
-        assertThat(run.meta.path("tokens").path("input").asLong()).isEqualTo(40);
+        assertThat(run.meta().path("served_model").path("verdict").asText()).isEqualTo("mismatch");
+        assertThat(run.meta().path("tokens").path("input").asLong()).isEqualTo(40);
     }
 
     @Test
@@ -188,13 +178,13 @@ class CodexEndToEndTest {
         server.script(model, s.build());
         Instant started = Instant.now().minusSeconds(1);
 
-        Run run = run(model, provider(model));
+        CapturedRun run = run(model, provider(model));
 
-        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("rate-limited");
-        assertThat(run.meta.path("reason").asText()).contains("429");
-        assertThat(run.meta.path("retry_at").isTextual()).as(run.describe()).isTrue();
-        assertThat(Instant.parse(run.meta.path("retry_at").asText())).isAfter(started);
-        assertThat(run.meta.path("tokens").path("source").isNull()).as("no turn completed").isTrue();
+        assertThat(run.meta().path("outcome").asText()).as(run.describe()).isEqualTo("rate-limited");
+        assertThat(run.meta().path("reason").asText()).contains("429");
+        assertThat(run.meta().path("retry_at").isTextual()).as(run.describe()).isTrue();
+        assertThat(Instant.parse(run.meta().path("retry_at").asText())).isAfter(started);
+        assertThat(run.meta().path("tokens").path("source").isNull()).as("no turn completed").isTrue();
     }
 
     @Test
@@ -206,11 +196,11 @@ class CodexEndToEndTest {
         }
         server.script(model, s.build());
 
-        Run run = run(model, provider(model));
+        CapturedRun run = run(model, provider(model));
 
-        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("transient");
-        assertThat(run.meta.path("retry_at").isNull()).isTrue();
-        assertThat(run.meta.path("tokens").path("source").isNull()).as("no turn completed").isTrue();
+        assertThat(run.meta().path("outcome").asText()).as(run.describe()).isEqualTo("transient");
+        assertThat(run.meta().path("retry_at").isNull()).isTrue();
+        assertThat(run.meta().path("tokens").path("source").isNull()).as("no turn completed").isTrue();
     }
 
     private ResolvedProvider provider(String model) {
@@ -218,64 +208,14 @@ class CodexEndToEndTest {
                 AuthScheme.BEARER, model);
     }
 
-    private Run run(String model, ResolvedProvider provider) throws Exception {
+    private CapturedRun run(String model, ResolvedProvider provider) throws Exception {
         return run(model, provider, Sandbox.AUTO);
     }
 
-    private Run run(String model, ResolvedProvider provider, Sandbox sandbox) throws Exception {
-        List<String> out = new CopyOnWriteArrayList<>();
-        List<String> err = new CopyOnWriteArrayList<>();
-        ProviderResolver resolver = new ProviderResolver() {
-            @Override
-            public Optional<ResolvedProvider> resolve(String name, String requestedModel) {
-                return Optional.of(provider);
-            }
-
-            @Override
-            public Set<String> providerNames() {
-                return Set.of(provider.name());
-            }
-        };
-        Map<String, String> env = new HashMap<>(System.getenv());
-        env.put("HOME", home.toString());
-        int before = server.requests().size();
-        RunRecord record;
-        try (HarnessRunner runner = HarnessRunner.builder()
-                .stateDir(stateDir)
-                .runnerEnvironment(env)
-                .sandbox(sandbox)
-                .registry(HarnessRegistry.builder().add(new CodexHarness()).build())
-                .providers(resolver)
-                .listener(e -> {
-                    if (e instanceof HarnessEvent.OutputLine o) {
-                        (o.stream() == HarnessEvent.Stream.STDOUT ? out : err).add(o.text());
-                    }
-                })
-                .build()) {
-            record = runner.run(RunSpec.builder(CodexHarness.ID, provider.name())
-                    .model(model).prompt(PROMPT).baseline(baseline).limits(LIMITS).build());
-        }
-        Files.createDirectories(CAPTURES);
-        Files.write(CAPTURES.resolve(model + ".stdout.jsonl"), out);
-        Files.write(CAPTURES.resolve(model + ".stderr.log"), err);
-        List<RecordedRequest> requests = server.requests().subList(before, server.requests().size()).stream()
-                .filter(r -> model.equals(r.model())).toList();
-        JsonNode meta = JSON.readTree(record.resultDir().resolve("meta.json").toFile());
-        return new Run(record, meta, requests, out, err);
+    private CapturedRun run(String model, ResolvedProvider provider, Sandbox sandbox) throws Exception {
+        return CapturedRun.with(new CodexHarness(), server).stateDir(stateDir).home(home).sandbox(sandbox).captures(CAPTURES)
+                .run(provider, RunSpec.builder(CodexHarness.ID, provider.name())
+                        .model(model).prompt(PROMPT).baseline(baseline).limits(LIMITS).build());
     }
 
-
-    /** One finished run as the test reads it. */
-    private record Run(RunRecord record, JsonNode meta, List<RecordedRequest> requests, List<String> stdout,
-            List<String> stderr) {
-        String patch() throws IOException {
-            Path p = record.resultDir().resolve("diff.patch");
-            return Files.exists(p) ? Files.readString(p) : "";
-        }
-
-        String describe() {
-            return meta.toPrettyString() + "\nstdout:\n" + String.join("\n", stdout) + "\nstderr (tail):\n"
-                    + String.join("\n", stderr.subList(Math.max(0, stderr.size() - 10), stderr.size()));
-        }
-    }
 }

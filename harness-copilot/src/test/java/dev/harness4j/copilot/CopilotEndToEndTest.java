@@ -6,24 +6,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
-import dev.harness4j.api.HarnessEvent;
 import dev.harness4j.api.Limits;
-import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.api.Secret;
-import dev.harness4j.core.HarnessRegistry;
 import dev.harness4j.core.HarnessRunner;
-import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.process.Sandbox;
 import dev.harness4j.testkit.OfflineHome;
+import dev.harness4j.testkit.CapturedRun;
 import dev.harness4j.testkit.Clis;
 import dev.harness4j.testkit.GitRepos;
 import dev.harness4j.testkit.RealCli;
-import dev.harness4j.testkit.model.RecordedRequest;
 import dev.harness4j.testkit.model.Scenario;
 import dev.harness4j.testkit.model.ScriptedModelServer;
-import java.io.IOException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,15 +26,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
-import java.util.HashMap;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -106,32 +96,32 @@ class CopilotEndToEndTest {
         Map<String, String> baselineBefore = GitRepos.fingerprint(baseline);
 
         // unconfined, so the CLI sees the fake HOME (the sandbox would give it an empty one of its own)
-        Run run = run(model, provider(model), Sandbox.OFF);
+        CapturedRun run = run(model, provider(model), Sandbox.OFF);
 
-        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("completed");
-        assertThat(run.meta.path("changes").path("files")).extracting(JsonNode::asText).containsExactly("hello.txt");
-        assertThat(run.meta.path("changes").path("dirty").asBoolean()).as("copilot leaves its change uncommitted").isTrue();
+        assertThat(run.meta().path("outcome").asText()).as(run.describe()).isEqualTo("completed");
+        assertThat(run.meta().path("changes").path("files")).extracting(JsonNode::asText).containsExactly("hello.txt");
+        assertThat(run.meta().path("changes").path("dirty").asBoolean()).as("copilot leaves its change uncommitted").isTrue();
         assertThat(run.patch()).contains("+hello from copilot");
-        JsonNode tokens = run.meta.path("tokens");
+        JsonNode tokens = run.meta().path("tokens");
         assertThat(tokens.path("input").asLong()).as(tokens.toString()).isEqualTo(100 + 110);
         assertThat(tokens.path("output").asLong()).isEqualTo(20 + 5);
         assertThat(tokens.path("cache_read").asLong()).isEqualTo(30);
         assertThat(tokens.path("source").asText()).as("measured on the wire").isEqualTo("metered");
-        assertThat(run.meta.path("cost").isNull()).as("copilot prints no cost").isTrue();
-        assertThat(run.meta.path("served_model").path("answered")).extracting(JsonNode::asText).containsExactly(model);
-        assertThat(run.meta.path("served_model").path("verdict").asText()).isEqualTo("match");
-        assertThat(run.meta.path("summary").asText()).isEqualTo("Wrote hello.txt.");
+        assertThat(run.meta().path("cost").isNull()).as("copilot prints no cost").isTrue();
+        assertThat(run.meta().path("served_model").path("answered")).extracting(JsonNode::asText).containsExactly(model);
+        assertThat(run.meta().path("served_model").path("verdict").asText()).isEqualTo("match");
+        assertThat(run.meta().path("summary").asText()).isEqualTo("Wrote hello.txt.");
         // the requested model went to the endpoint on every request, and the prompt arrived intact
-        assertThat(run.requests).as("two turns, no side requests").hasSize(2).allSatisfy(r -> {
+        assertThat(run.requests()).as("two turns, no side requests").hasSize(2).allSatisfy(r -> {
             assertThat(r.model()).isEqualTo(model);
             assertThat(r.path()).isEqualTo("/v1/chat/completions");
         });
         String escapedPrompt = JSON.writeValueAsString(PROMPT);
-        assertThat(run.requests.get(0).body()).contains(escapedPrompt.substring(1, escapedPrompt.length() - 1));
+        assertThat(run.requests().get(0).body()).contains(escapedPrompt.substring(1, escapedPrompt.length() - 1));
         assertThat(OfflineHome.snapshot(home)).as("the fake HOME, .copilot, .npm and .cache included").isEqualTo(homeBefore);
         assertThat(GitRepos.fingerprint(baseline)).as("the baseline").isEqualTo(baselineBefore);
         for (String f : List.of("transcript.log", "events.jsonl", "meta.json")) {
-            assertThat(Files.readString(run.record.resultDir().resolve(f))).as(f).doesNotContain(KEY);
+            assertThat(Files.readString(run.record().resultDir().resolve(f))).as(f).doesNotContain(KEY);
         }
     }
 
@@ -145,12 +135,12 @@ class CopilotEndToEndTest {
         ResolvedProvider anthropic = new ResolvedProvider("scripted", EnumSet.of(ApiStyle.ANTHROPIC), server.baseUrl(),
                 Secret.of(KEY), AuthScheme.API_KEY, model);
 
-        Run run = run(model, anthropic);
+        CapturedRun run = run(model, anthropic);
 
-        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("completed");
+        assertThat(run.meta().path("outcome").asText()).as(run.describe()).isEqualTo("completed");
         assertThat(run.patch()).contains("+hello from copilot");
-        assertThat(run.meta.path("tokens").path("input").asLong()).isEqualTo(100 + 110);
-        assertThat(run.requests).hasSize(2).allSatisfy(r -> assertThat(r.path()).isEqualTo("/v1/messages"));
+        assertThat(run.meta().path("tokens").path("input").asLong()).isEqualTo(100 + 110);
+        assertThat(run.requests()).hasSize(2).allSatisfy(r -> assertThat(r.path()).isEqualTo("/v1/messages"));
     }
 
     @Test
@@ -158,13 +148,13 @@ class CopilotEndToEndTest {
         String model = "copilot-swap";
         server.script(model, Scenario.builder().say("Nothing to do.").usage(40, 4, 0, 0).answerAs("copilot-other").build());
 
-        Run run = run(model, provider(model));
+        CapturedRun run = run(model, provider(model));
 
-        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("no-op");
-        assertThat(run.meta.path("served_model").path("answered")).extracting(JsonNode::asText)
+        assertThat(run.meta().path("outcome").asText()).as(run.describe()).isEqualTo("no-op");
+        assertThat(run.meta().path("served_model").path("answered")).extracting(JsonNode::asText)
                 .containsExactly("copilot-other");
-        assertThat(run.meta.path("served_model").path("verdict").asText()).isEqualTo("mismatch");
-        assertThat(run.meta.path("tokens").path("input").asLong()).isEqualTo(40);
+        assertThat(run.meta().path("served_model").path("verdict").asText()).isEqualTo("mismatch");
+        assertThat(run.meta().path("tokens").path("input").asLong()).isEqualTo(40);
     }
 
     @Test
@@ -177,15 +167,15 @@ class CopilotEndToEndTest {
         server.script(model, s.build());
         Instant started = Instant.now();
 
-        Run run = run(model, provider(model));
+        CapturedRun run = run(model, provider(model));
 
-        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("rate-limited");
-        assertThat(run.meta.path("reason").asText()).contains("the copilot adapter's stopAfterRateLimits() = 1");
-        assertThat(run.requests).as("stopped at the first 429, before copilot waits out its retry-after").hasSize(1);
-        assertThat(run.meta.path("retry_at").isTextual()).as(run.describe()).isTrue();
-        assertThat(Instant.parse(run.meta.path("retry_at").asText())).as("the wire's retry-after: 90")
+        assertThat(run.meta().path("outcome").asText()).as(run.describe()).isEqualTo("rate-limited");
+        assertThat(run.meta().path("reason").asText()).contains("the copilot adapter's stopAfterRateLimits() = 1");
+        assertThat(run.requests()).as("stopped at the first 429, before copilot waits out its retry-after").hasSize(1);
+        assertThat(run.meta().path("retry_at").isTextual()).as(run.describe()).isTrue();
+        assertThat(Instant.parse(run.meta().path("retry_at").asText())).as("the wire's retry-after: 90")
                 .isAfter(started.plusSeconds(89));
-        assertThat(run.meta.path("tokens").path("source").isNull()).as("no answer, nothing billed").isTrue();
+        assertThat(run.meta().path("tokens").path("source").isNull()).as("no answer, nothing billed").isTrue();
     }
 
     @Test
@@ -197,11 +187,11 @@ class CopilotEndToEndTest {
         }
         server.script(model, s.build());
 
-        Run run = run(model, provider(model));
+        CapturedRun run = run(model, provider(model));
 
-        assertThat(run.meta.path("outcome").asText()).as(run.describe()).isEqualTo("transient");
-        assertThat(run.meta.path("retry_at").isNull()).isTrue();
-        assertThat(run.meta.path("adapter").path("outcome").asText()).as("the envelope's error, read by the adapter")
+        assertThat(run.meta().path("outcome").asText()).as(run.describe()).isEqualTo("transient");
+        assertThat(run.meta().path("retry_at").isNull()).isTrue();
+        assertThat(run.meta().path("adapter").path("outcome").asText()).as("the envelope's error, read by the adapter")
                 .isEqualTo("transient");
     }
 
@@ -210,67 +200,14 @@ class CopilotEndToEndTest {
                 AuthScheme.BEARER, model);
     }
 
-    private Run run(String model, ResolvedProvider provider) throws Exception {
+    private CapturedRun run(String model, ResolvedProvider provider) throws Exception {
         return run(model, provider, Sandbox.AUTO);
     }
 
-    private Run run(String model, ResolvedProvider provider, Sandbox sandbox) throws Exception {
-        List<String> out = new CopyOnWriteArrayList<>();
-        List<String> err = new CopyOnWriteArrayList<>();
-        ProviderResolver resolver = new ProviderResolver() {
-            @Override
-            public Optional<ResolvedProvider> resolve(String name, String requestedModel) {
-                return Optional.of(provider);
-            }
-
-            @Override
-            public Set<String> providerNames() {
-                return Set.of(provider.name());
-            }
-        };
-        Map<String, String> env = new HashMap<>(System.getenv());
-        env.put("HOME", home.toString());
-        int before = server.requests().size();
-        RunRecord record;
-        try (HarnessRunner runner = HarnessRunner.builder()
-                .stateDir(stateDir)
-                .sandbox(sandbox)
-                .runnerEnvironment(env)
-                .registry(HarnessRegistry.builder().add(new CopilotHarness()).build())
-                .providers(resolver)
-                .listener(e -> {
-                    if (e instanceof HarnessEvent.OutputLine o) {
-                        (o.stream() == HarnessEvent.Stream.STDOUT ? out : err).add(o.text());
-                    }
-                })
-                .build()) {
-            record = runner.run(RunSpec.builder(CopilotHarness.ID, provider.name())
-                    .model(model).prompt(PROMPT).baseline(baseline).limits(LIMITS).build());
-        }
-        Files.createDirectories(CAPTURES);
-        Files.write(CAPTURES.resolve(model + ".stdout.jsonl"), out);
-        Files.write(CAPTURES.resolve(model + ".stderr.log"), err);
-        List<RecordedRequest> requests = server.requests().subList(before, server.requests().size()).stream()
-                .filter(r -> model.equals(r.model())).toList();
-        List<String> bodies = new java.util.ArrayList<>();
-        requests.forEach(r -> bodies.add(r.body()));
-        Files.write(CAPTURES.resolve(model + ".requests.txt"), bodies);
-        JsonNode meta = JSON.readTree(record.resultDir().resolve("meta.json").toFile());
-        return new Run(record, meta, requests, out, err);
+    private CapturedRun run(String model, ResolvedProvider provider, Sandbox sandbox) throws Exception {
+        return CapturedRun.with(new CopilotHarness(), server).stateDir(stateDir).home(home).sandbox(sandbox).captures(CAPTURES)
+                .run(provider, RunSpec.builder(CopilotHarness.ID, provider.name())
+                        .model(model).prompt(PROMPT).baseline(baseline).limits(LIMITS).build());
     }
 
-
-    /** One finished run as the test reads it. */
-    private record Run(RunRecord record, JsonNode meta, List<RecordedRequest> requests, List<String> stdout,
-            List<String> stderr) {
-        String patch() throws IOException {
-            Path p = record.resultDir().resolve("diff.patch");
-            return Files.exists(p) ? Files.readString(p) : "";
-        }
-
-        String describe() {
-            return meta.toPrettyString() + "\nstdout:\n" + String.join("\n", stdout) + "\nstderr (tail):\n"
-                    + String.join("\n", stderr.subList(Math.max(0, stderr.size() - 10), stderr.size()));
-        }
-    }
 }
