@@ -176,7 +176,7 @@ final class ProvidersFileEntries {
                 throw new IllegalArgumentException("gateway of provider '" + provider + "' needs \"admin_key_env\","
                         + " the NAME of the environment variable holding the admin key");
             }
-            ProviderConfig.checkEnvName(provider, "gateway.admin_key_env", adminKeyEnv);
+            ProviderConfigChecks.checkEnvName(provider, "gateway.admin_key_env", adminKeyEnv);
             return new ProviderConfig.Gateway(t, adminKeyEnv);
         }
     }
