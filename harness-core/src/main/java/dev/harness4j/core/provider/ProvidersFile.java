@@ -121,7 +121,8 @@ public final class ProvidersFile {
         ProvidersFileEdit.writeAtomically(ProvidersFileEdit.realTarget(file), bytes, null);
     }
 
-    private static ObjectNode toJson(ObjectMapper mapper, ProviderConfig p) {
+    /** A provider as the file writes it (also the fields of an entry {@link ProvidersFileEdit#add} puts in). */
+    static ObjectNode toJson(ObjectMapper mapper, ProviderConfig p) {
         ObjectNode n = mapper.createObjectNode();
         n.put("name", p.name());
         if (p.cliLogin()) {

@@ -3,12 +3,12 @@ package dev.harness4j.core.provider;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.core.internal.Json;
 import java.io.IOException;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -62,58 +62,34 @@ final class ProvidersFileText {
 
     /**
      * One provider as an entry of the file, a field per line (the layout of {@code
-     * providers-example.json}); the fields {@link ProvidersFile#write} writes for an endpoint
-     * without prices, and {@link ProvidersFileEdit#writeAtomically} checks that the file reads back as intended.
+     * providers-example.json}); the fields {@link ProvidersFile#write} writes (an endpoint
+     * without prices), and {@link ProvidersFileEdit#writeAtomically} checks that the file reads back as intended.
      */
     private static String entry(ProviderConfig c, String indent, String colon) throws IOException {
         ObjectMapper json = Json.mapper();
-        Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("name", c.name());
-        fields.put("api_styles", c.apiStyles().stream().sorted().map(s -> s.name().toLowerCase(Locale.ROOT))
-                .toList());
-        fields.put("base_url", c.baseUrl().toString());
-        if (c.keyEnv() != null) {
-            fields.put("key_env", c.keyEnv());
-            fields.put("auth", c.auth().name().toLowerCase(Locale.ROOT));
-            if (!c.keyRequired()) {
-                fields.put("key_required", false);
-            }
-        }
-        fields.put("models", c.models());
-        if (c.defaultModel() != null) {
-            fields.put("default_model", c.defaultModel());
-        }
-        if (c.healthPath() != null) {
-            fields.put("health_path", c.healthPath());
-        }
-        if (c.gateway() != null) {
-            Map<String, String> g = new LinkedHashMap<>();
-            g.put("type", c.gateway().type().wireName());
-            g.put("admin_key_env", c.gateway().adminKeyEnv());
-            fields.put("gateway", g);
-        }
         StringBuilder sb = new StringBuilder(indent).append("{\n");
-        int i = 0;
-        for (Map.Entry<String, Object> f : fields.entrySet()) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = ProvidersFile.toJson(json, c).properties().iterator();
+                it.hasNext();) {
+            Map.Entry<String, JsonNode> f = it.next();
             sb.append(indent).append("  \"").append(f.getKey()).append(colon)
-                    .append(value(json, f.getValue())).append(++i < fields.size() ? ",\n" : "\n");
+                    .append(value(json, f.getValue())).append(it.hasNext() ? ",\n" : "\n");
         }
         return sb.append(indent).append('}').toString();
     }
 
     /** A value on one line: {@code "x"}, {@code ["a", "b"]}, {@code {"type": "litellm"}}. */
-    private static String value(ObjectMapper json, Object v) throws IOException {
+    private static String value(ObjectMapper json, JsonNode v) throws IOException {
         StringBuilder sb = new StringBuilder();
-        if (v instanceof List<?> list) {
+        if (v.isArray()) {
             sb.append('[');
-            for (Object item : list) {
+            for (JsonNode item : v) {
                 sb.append(sb.length() > 1 ? ", " : "").append(json.writeValueAsString(item));
             }
             return sb.append(']').toString();
         }
-        if (v instanceof Map<?, ?> map) {
+        if (v.isObject()) {
             sb.append('{');
-            for (Map.Entry<?, ?> e : map.entrySet()) {
+            for (Map.Entry<String, JsonNode> e : v.properties()) {
                 sb.append(sb.length() > 1 ? ", " : "").append(json.writeValueAsString(e.getKey())).append(": ")
                         .append(json.writeValueAsString(e.getValue()));
             }
