@@ -5,16 +5,8 @@ import dev.harness4j.api.HarnessListener;
 import dev.harness4j.api.ProviderNotResolvableException;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.RunSpec;
-import dev.harness4j.core.internal.capture.ResultStore;
-import dev.harness4j.core.internal.run.RunnerServices;
-import dev.harness4j.core.internal.run.StageChain;
-import dev.harness4j.core.internal.workspace.ChangeCollector;
-import dev.harness4j.core.internal.workspace.KeptWorkspaces;
 import dev.harness4j.core.internal.workspace.Workspaces;
-import dev.harness4j.core.pipeline.RunContext;
 import dev.harness4j.core.pipeline.RunStage;
-import dev.harness4j.core.pipeline.Slot;
-import dev.harness4j.core.process.ProcessSupervisor;
 import dev.harness4j.core.process.RunEnvironment;
 import dev.harness4j.core.stages.BranchPushStage;
 import dev.harness4j.core.stages.LoginProbeStage;
@@ -22,12 +14,9 @@ import dev.harness4j.core.stages.ServedModelStage;
 import dev.harness4j.core.workspace.KeptWorkspace;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -76,23 +65,11 @@ public final class HarnessRunner implements AutoCloseable {
     private final HarnessRegistry registry;
     private final Installations installations;
     private final ProviderLookup providers;
-    private final HarnessListener listener;
-    private final boolean autonomyPreamble;
     private final Workspaces workspaces;
-    private final ResultStore store;
     private final ResultIndex results;
-    private final ProcessSupervisor supervisor;
     private final List<RunStage> stages;
-    private final boolean metering;
-    private final RunnerServices services;
-    private final ExecutorService housekeeping = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "harness4j-cleanup"); // deletes a finished run's checkout while its result is written
-        t.setDaemon(true);
-        return t;
-    });
-    private final RunsInFlight inFlight;
-    private final KeptWorkspaces keptWorkspaces;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final RunnerRuns runs;
 
     private HarnessRunner(Builder b) {
         this.stages = RunnerStages.assemble(b);
@@ -101,19 +78,10 @@ public final class HarnessRunner implements AutoCloseable {
         this.installations = b.installations != null ? b.installations
                 : Installations.builder().runEnvironment(runEnvironment).build();
         this.providers = ProviderLookup.of(b.providers, b.discoverProviders);
-        this.listener = b.listener;
-        this.autonomyPreamble = b.autonomyPreamble;
         this.workspaces = Workspaces.builder().stateDir(b.stateDir).gitExecutable(b.gitExecutable).build();
-        this.store = new ResultStore(workspaces.stateDir());
         this.results = ResultIndex.of(workspaces.stateDir());
-        this.supervisor = ProcessSupervisor.builder().termGrace(b.termGrace).build();
-        this.inFlight = new RunsInFlight(supervisor);
-        this.metering = stages.stream().anyMatch(s -> s.slot() == Slot.METER);
-        this.services = new RunnerServices(workspaces, new ChangeCollector(workspaces), store, supervisor,
-                installations, b.adapterEnvironment(), runEnvironment, RunnerIdentity.runningAsRoot(), housekeeping, b.observers,
-                providers.resolvers(), providers::resolve, inFlight::processEnded);
-        this.keptWorkspaces = new KeptWorkspaces(workspaces);
-        housekeeping.submit(() -> keptWorkspaces.sweepExpired(Instant.now())); // what waited for a follow-up in vain
+        this.runs = new RunnerRuns(b, stages, registry, installations, providers, workspaces, runEnvironment,
+                closed);
     }
 
     public static Builder builder() {
@@ -185,7 +153,7 @@ public final class HarnessRunner implements AutoCloseable {
 
     /** Runs a spec under a fresh run id; see {@link #run(RunSpec, String)}. */
     public RunRecord run(RunSpec spec) {
-        return run(spec, inFlight.newRunId());
+        return run(spec, runs.newRunId());
     }
 
     /** Runs a spec under the given run id; see {@link #run(RunSpec, String, HarnessListener)}. */
@@ -224,7 +192,7 @@ public final class HarnessRunner implements AutoCloseable {
      * @return the run's record, with the step's {@link RunRecord#sections()}
      */
     public RunRecord run(RunSpec spec, String runId, HarnessListener listener, AfterHarness afterHarness) {
-        return run(spec, runId, listener, afterHarness, null);
+        return runs.run(spec, runId, listener, afterHarness, null);
     }
 
     /**
@@ -242,7 +210,7 @@ public final class HarnessRunner implements AutoCloseable {
     public RunRecord followUp(RunRecord previous, String prompt) {
         Objects.requireNonNull(previous, "previous");
         return followUp(previous.runId(), previous.spec().withPrompt(Objects.requireNonNull(prompt, "prompt")),
-                inFlight.newRunId(), HarnessListener.NONE);
+                runs.newRunId(), HarnessListener.NONE);
     }
 
     /**
@@ -255,17 +223,13 @@ public final class HarnessRunner implements AutoCloseable {
      *     already, expired)
      */
     public RunRecord followUp(String previousRunId, String prompt) {
-        Objects.requireNonNull(prompt, "prompt");
-        KeptWorkspace k = keptWorkspace(Objects.requireNonNull(previousRunId, "previousRunId"))
-                .orElseThrow(() -> FollowUps.notKept(previousRunId));
-        RunSpec spec = RunSpec.builder(k.harness(), k.provider()).model(k.model()).prompt(prompt)
-                .baseline(k.baseline()).ref(k.ref()).isolation(dev.harness4j.api.Isolation.CLONE).build();
-        return followUp(previousRunId, spec, inFlight.newRunId(), HarnessListener.NONE);
+        RunSpec spec = runs.followUpSpec(previousRunId, prompt);
+        return followUp(previousRunId, spec, runs.newRunId(), HarnessListener.NONE);
     }
 
     /** {@link #followUp(String, RunSpec, String, HarnessListener)} under a fresh run id. */
     public RunRecord followUp(String previousRunId, RunSpec spec) {
-        return followUp(previousRunId, spec, inFlight.newRunId(), HarnessListener.NONE);
+        return followUp(previousRunId, spec, runs.newRunId(), HarnessListener.NONE);
     }
 
     /**
@@ -284,56 +248,12 @@ public final class HarnessRunner implements AutoCloseable {
      */
     public RunRecord followUp(String previousRunId, RunSpec spec, String runId, HarnessListener listener,
             AfterHarness afterHarness) {
-        Objects.requireNonNull(spec, "spec");
-        Workspaces.requireValidRunId(runId);
-        KeptWorkspace kept = FollowUps.require(registry, keptWorkspaces, Objects.requireNonNull(previousRunId,
-                "previousRunId"), spec);
-        return run(spec, runId, listener, afterHarness, kept);
+        return runs.followUp(previousRunId, spec, runId, listener, afterHarness);
     }
 
     /** The kept workspace of a finished run, if it waits for a follow-up ({@link Builder#keepWorkspace}). */
     public Optional<KeptWorkspace> keptWorkspace(String runId) {
-        return keptWorkspaces.find(runId);
-    }
-
-    private RunRecord run(RunSpec spec, String runId, HarnessListener listener, AfterHarness afterHarness,
-            KeptWorkspace followUp) {
-        Objects.requireNonNull(afterHarness, "afterHarness");
-        Workspaces.requireValidRunId(runId); // first: the id becomes a path, nothing may be created before
-        Objects.requireNonNull(spec, "spec");
-        Objects.requireNonNull(listener, "listener");
-        if (closed.get()) {
-            throw new IllegalStateException("this HarnessRunner is closed; build a new one to run " + spec.harness());
-        }
-        AtomicBoolean bailed = inFlight.start(runId);
-        try {
-            long t0 = System.nanoTime(); // the runner's own checks: "preflight" in the record's stage times
-            Harness harness = registry.require(spec.harness());
-            McpRefusal.of(registry, harness, spec.mcpServers())
-                    .or(() -> McpRefusal.missingEnvironment(spec.mcpServers(), services.environment())).ifPresent(why -> {
-                        throw new IllegalArgumentException(why);
-                    });
-            Path executable = installations.require(harness);
-            ResolvedProvider provider = harness.needsProvider() ? providers.resolve(spec.provider(), spec.model())
-                    : ResolvedProvider.cliLogin(spec.provider(), spec.model() != null ? spec.model() : NO_MODEL);
-            var baseline = workspaces.inspect(spec.baseline(), spec.ref()); // reads only: bad input writes nothing
-            RunContext run = new RunContext(runId, spec, harness, executable, provider, baseline, workspaces.stateDir(),
-                    Instant.now(), afterHarness, metering && !provider.usesCliLogin());
-            for (RunStage s : stages) {
-                s.preflight(run); // a stage's refusal: still nothing written
-            }
-            workspaces.ensureWritableDir(workspaces.stateDir().resolve("runs"));
-            workspaces.ensureWritableDir(store.resultsDir());
-            HarnessListener both = listener == HarnessListener.NONE ? this.listener : both(this.listener, listener);
-            return StageChain.run(stages, run, bailed, services, both,
-                    autonomyPreamble ? AutonomyPreamble.frame(spec.prompt()) : spec.prompt(), System.nanoTime() - t0,
-                    followUp);
-        } catch (InterruptedException e) { // the record stage turns every interrupt into a result; kept for safety
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("run " + runId + " was interrupted before its result was written", e);
-        } finally {
-            inFlight.end(runId, bailed);
-        }
+        return runs.keptWorkspace(runId);
     }
 
     /**
@@ -345,30 +265,19 @@ public final class HarnessRunner implements AutoCloseable {
      *     another stop was decided first
      */
     public boolean bail(String runId) {
-        return inFlight.bail(Objects.requireNonNull(runId, "runId"));
+        return runs.bail(Objects.requireNonNull(runId, "runId"));
     }
 
     /** Stops every running run (they end as {@code bailed} with their results written); idempotent. */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            inFlight.bailAll();
-            supervisor.close();
+            runs.stopRuns();
             for (int i = stages.size() - 1; i >= 0; i--) {
                 stages.get(i).close();
             }
-            housekeeping.shutdown(); // runs still ending delete their checkouts themselves
+            runs.shutdownHousekeeping(); // runs still ending delete their checkouts themselves
         }
-    }
-
-    private static HarnessListener both(HarnessListener first, HarnessListener second) {
-        return event -> {
-            try {
-                first.onEvent(event);
-            } finally {
-                second.onEvent(event);
-            }
-        };
     }
 
     /** Builds a {@link HarnessRunner}; its settings are documented on each method. */

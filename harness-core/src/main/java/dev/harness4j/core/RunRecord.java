@@ -10,8 +10,6 @@ import dev.harness4j.core.workspace.BranchPush;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
@@ -32,50 +30,11 @@ public final class RunRecord {
             return name().toLowerCase(Locale.ROOT);
         }
     }
-    private final String runId;
-    private final RunSpec spec;
-    private final String providerName;
-    private final String resolvedModel;
-    private final Baseline baseline;
-    private final String headAfter;
-    private final HarnessResult result;
-    private final Stage stage;
-    private final Integer exitCode;
-    private final Termination termination;
-    private final Instant startedAt;
-    private final Instant finishedAt;
-    private final GitChanges changes;
-    private final Login login;
-    private final BranchPush branch;
-    private final List<String> notes;
-    private final Path resultDir;
-    private final MeterSummary meter;
-    private final HarnessResult adapterResult;
-    private final Map<String, Object> sections;
-    private final Map<String, Duration> stageTimes;
+
+    private final RunRecordValues values;
 
     private RunRecord(Builder b) {
-        this.runId = Objects.requireNonNull(b.runId, "runId");
-        this.spec = Objects.requireNonNull(b.spec, "spec");
-        this.providerName = Objects.requireNonNull(b.providerName, "providerName");
-        this.resolvedModel = Objects.requireNonNull(b.resolvedModel, "resolvedModel");
-        this.baseline = Objects.requireNonNull(b.baseline, "baseline");
-        this.headAfter = b.headAfter;
-        this.result = Objects.requireNonNull(b.result, "result");
-        this.stage = b.stage;
-        this.exitCode = b.exitCode;
-        this.termination = b.termination;
-        this.startedAt = Objects.requireNonNull(b.startedAt, "startedAt");
-        this.finishedAt = Objects.requireNonNull(b.finishedAt, "finishedAt");
-        this.changes = b.changes;
-        this.login = Objects.requireNonNull(b.login, "login");
-        this.branch = b.branch;
-        this.notes = List.copyOf(Objects.requireNonNull(b.notes, "notes"));
-        this.resultDir = Objects.requireNonNull(b.resultDir, "resultDir");
-        this.meter = b.meter;
-        this.adapterResult = b.adapterResult;
-        this.sections = Collections.unmodifiableMap(new LinkedHashMap<>(b.sections));
-        this.stageTimes = Collections.unmodifiableMap(new LinkedHashMap<>(b.stageTimes));
+        this.values = b.values.frozen();
     }
 
     /** A builder for a run's record; every value not documented "or {@code null}" is required. */
@@ -85,117 +44,97 @@ public final class RunRecord {
 
     /** A builder holding this record's values, to derive a variant. */
     public Builder toBuilder() {
-        Builder b = new Builder(runId, spec);
-        b.providerName = providerName;
-        b.resolvedModel = resolvedModel;
-        b.baseline = baseline;
-        b.headAfter = headAfter;
-        b.result = result;
-        b.stage = stage;
-        b.exitCode = exitCode;
-        b.termination = termination;
-        b.startedAt = startedAt;
-        b.finishedAt = finishedAt;
-        b.changes = changes;
-        b.login = login;
-        b.branch = branch;
-        b.notes = notes;
-        b.resultDir = resultDir;
-        b.meter = meter;
-        b.adapterResult = adapterResult;
-        b.sections.putAll(sections);
-        b.stageTimes.putAll(stageTimes);
-        return b;
+        return new Builder(values.copy());
     }
 
     /** Returns the run's unique id. */
     public String runId() {
-        return runId;
+        return values.runId;
     }
 
     /** Returns what was asked for. */
     public RunSpec spec() {
-        return spec;
+        return values.spec;
     }
 
     /** Returns the resolved provider's name. */
     public String providerName() {
-        return providerName;
+        return values.providerName;
     }
 
     /** Returns the model the harness was asked to use (requested, else the provider's default). */
     public String resolvedModel() {
-        return resolvedModel;
+        return values.resolvedModel;
     }
 
     /** Returns the baseline repository, ref and base commit. */
     public Baseline baseline() {
-        return baseline;
+        return values.baseline;
     }
 
     /** Returns the workspace's HEAD after the run, or {@code null} when it was not read. */
     public String headAfter() {
-        return headAfter;
+        return values.headAfter;
     }
 
     /** Returns the outcome, tokens, cost, served model, summary. */
     public HarnessResult result() {
-        return result;
+        return values.result;
     }
 
     /** Returns where a failure happened, or {@code null} when the run went through every stage. */
     public Stage stage() {
-        return stage;
+        return values.stage;
     }
 
     /** Returns the harness's exit code, or {@code null} (not started, killed). */
     public Integer exitCode() {
-        return exitCode;
+        return values.exitCode;
     }
 
     /** Returns why the process ended, or {@code null} when no process was started. */
     public Termination termination() {
-        return termination;
+        return values.termination;
     }
 
     /** Returns when the run started. */
     public Instant startedAt() {
-        return startedAt;
+        return values.startedAt;
     }
 
     /** Returns when the result was complete. */
     public Instant finishedAt() {
-        return finishedAt;
+        return values.finishedAt;
     }
 
     /** Returns what changed in the workspace, or {@code null} when it was not read. */
     public GitChanges changes() {
-        return changes;
+        return values.changes;
     }
 
     /** Returns what the CLI said about its login. */
     public Login login() {
-        return login;
+        return values.login;
     }
 
     /** Returns the push of the result to the baseline's remote, or {@code null} when no push was asked for or there was no remote. */
     public BranchPush branch() {
-        return branch;
+        return values.branch;
     }
 
     /** Returns remarks on the run: that the baseline was dirty, what the capture left out; never secret. */
     public List<String> notes() {
-        return notes;
+        return values.notes;
     }
 
     /** Returns the run's own result directory, {@code results/<task>/<harness>__<provider>__<model>/<runId>}. */
     public Path resultDir() {
-        return resultDir;
+        return values.resultDir;
     }
 
     /** Returns what the metering proxy saw of the run's model traffic, or {@code null} when metering was off or no process ran. */
     public MeterSummary meter() {
-        return meter;
+        return values.meter;
     }
 
     /**
@@ -204,7 +143,7 @@ public final class RunRecord {
      * or {@code null} when the adapter never interpreted a run.
      */
     public HarnessResult adapterResult() {
-        return adapterResult;
+        return values.adapterResult;
     }
 
     /**
@@ -213,7 +152,7 @@ public final class RunRecord {
      * {@code meta.json}, by key, in the order added; empty when none.
      */
     public Map<String, Object> sections() {
-        return sections;
+        return values.sections;
     }
 
     /**
@@ -223,17 +162,17 @@ public final class RunRecord {
      * {@link #equals}.
      */
     public Map<String, Duration> stageTimes() {
-        return stageTimes;
+        return values.stageTimes;
     }
 
     /** Wall time of the whole run. */
     public Duration duration() {
-        return Duration.between(startedAt, finishedAt);
+        return Duration.between(values.startedAt, values.finishedAt);
     }
 
     /** {@code meta.json} in the result directory. */
     public Path metaFile() {
-        return resultDir.resolve("meta.json");
+        return values.resultDir.resolve("meta.json");
     }
 
     public RunRecord withResultDir(Path value) {
@@ -242,158 +181,133 @@ public final class RunRecord {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof RunRecord r && runId.equals(r.runId) && spec.equals(r.spec)
-                && providerName.equals(r.providerName) && resolvedModel.equals(r.resolvedModel)
-                && baseline.equals(r.baseline) && Objects.equals(headAfter, r.headAfter) && result.equals(r.result)
-                && stage == r.stage && Objects.equals(exitCode, r.exitCode) && Objects.equals(termination, r.termination)
-                && startedAt.equals(r.startedAt) && finishedAt.equals(r.finishedAt) && Objects.equals(changes, r.changes)
-                && login.equals(r.login) && Objects.equals(branch, r.branch) && notes.equals(r.notes)
-                && resultDir.equals(r.resultDir) && Objects.equals(meter, r.meter)
-                && Objects.equals(adapterResult, r.adapterResult) && sections.equals(r.sections);
+        return o instanceof RunRecord r && values.sameAs(r.values);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(runId, spec, providerName, resolvedModel, baseline, headAfter, result, stage, exitCode,
-                termination, startedAt, finishedAt, changes, login, branch, notes, resultDir, meter, adapterResult,
-                sections);
+        return values.hash();
     }
 
     @Override
     public String toString() {
-        return "RunRecord[runId=" + runId + ", harness=" + spec.harness() + ", provider=" + providerName + ", model="
-                + resolvedModel + ", outcome=" + result.outcome().wireName() + ", stage=" + stage + ", resultDir="
-                + resultDir + "]";
+        return "RunRecord[runId=" + values.runId + ", harness=" + values.spec.harness() + ", provider="
+                + values.providerName + ", model=" + values.resolvedModel + ", outcome="
+                + values.result.outcome().wireName() + ", stage=" + values.stage + ", resultDir=" + values.resultDir
+                + "]";
     }
 
     /** Builds a {@link RunRecord}. Not thread-safe. */
     public static final class Builder {
-        private final String runId;
-        private final RunSpec spec;
-        private String providerName;
-        private String resolvedModel;
-        private Baseline baseline;
-        private String headAfter;
-        private HarnessResult result;
-        private Stage stage;
-        private Integer exitCode;
-        private Termination termination;
-        private Instant startedAt;
-        private Instant finishedAt;
-        private GitChanges changes;
-        private Login login = Login.unknown();
-        private BranchPush branch;
-        private List<String> notes = List.of();
-        private Path resultDir;
-        private MeterSummary meter;
-        private HarnessResult adapterResult;
-        private final Map<String, Object> sections = new LinkedHashMap<>();
-        private final Map<String, Duration> stageTimes = new LinkedHashMap<>();
+        private final RunRecordValues values;
 
         private Builder(String runId, RunSpec spec) {
-            this.runId = Objects.requireNonNull(runId, "runId");
-            this.spec = Objects.requireNonNull(spec, "spec");
+            this(new RunRecordValues(runId, spec));
+        }
+
+        private Builder(RunRecordValues values) {
+            this.values = values;
         }
 
         /** Sets the resolved provider's name. */
         public Builder providerName(String value) {
-            this.providerName = value;
+            values.providerName = value;
             return this;
         }
 
         /** Sets the model the harness was asked to use (requested, else the provider's default). */
         public Builder resolvedModel(String value) {
-            this.resolvedModel = value;
+            values.resolvedModel = value;
             return this;
         }
 
         /** Sets the baseline repository, ref and base commit. */
         public Builder baseline(Baseline value) {
-            this.baseline = value;
+            values.baseline = value;
             return this;
         }
 
         /** Sets the workspace's HEAD after the run, or {@code null} when it was not read. */
         public Builder headAfter(String value) {
-            this.headAfter = value;
+            values.headAfter = value;
             return this;
         }
 
         /** Sets the outcome, tokens, cost, served model, summary. */
         public Builder result(HarnessResult value) {
-            this.result = value;
+            values.result = value;
             return this;
         }
 
         /** Sets where a failure happened, or {@code null} when the run went through every stage. */
         public Builder stage(Stage value) {
-            this.stage = value;
+            values.stage = value;
             return this;
         }
 
         /** Sets the harness's exit code, or {@code null} (not started, killed). */
         public Builder exitCode(Integer value) {
-            this.exitCode = value;
+            values.exitCode = value;
             return this;
         }
 
         /** Sets why the process ended, or {@code null} when no process was started. */
         public Builder termination(Termination value) {
-            this.termination = value;
+            values.termination = value;
             return this;
         }
 
         /** Sets when the run started. */
         public Builder startedAt(Instant value) {
-            this.startedAt = value;
+            values.startedAt = value;
             return this;
         }
 
         /** Sets when the result was complete. */
         public Builder finishedAt(Instant value) {
-            this.finishedAt = value;
+            values.finishedAt = value;
             return this;
         }
 
         /** Sets what changed in the workspace, or {@code null} when it was not read. */
         public Builder changes(GitChanges value) {
-            this.changes = value;
+            values.changes = value;
             return this;
         }
 
         /** Sets what the CLI said about its login. Default: {@link Login#unknown()}. */
         public Builder login(Login value) {
-            this.login = value;
+            values.login = value;
             return this;
         }
 
         /** Sets the push of the result to the baseline's remote, or {@code null} when no push was asked for or there was no remote. */
         public Builder branch(BranchPush value) {
-            this.branch = value;
+            values.branch = value;
             return this;
         }
 
         /** Sets remarks on the run: that the baseline was dirty, what the capture left out; never secret. Default: none. */
         public Builder notes(List<String> value) {
-            this.notes = value;
+            values.notes = value;
             return this;
         }
 
         /** Sets the run's own result directory, {@code results/<task>/<harness>__<provider>__<model>/<runId>}. */
         public Builder resultDir(Path value) {
-            this.resultDir = value;
+            values.resultDir = value;
             return this;
         }
 
         /** Sets what the metering proxy saw, or {@code null} when metering was off or no process ran. */
         public Builder meter(MeterSummary value) {
-            this.meter = value;
+            values.meter = value;
             return this;
         }
 
         /** Sets the result as the adapter read it, before the wire's figures, or {@code null}. */
         public Builder adapterResult(HarnessResult value) {
-            this.adapterResult = value;
+            values.adapterResult = value;
             return this;
         }
 
@@ -405,7 +319,19 @@ public final class RunRecord {
          * @param value a JSON-able value, or {@code null}
          */
         public Builder section(String key, Object value) {
-            sections.put(Objects.requireNonNull(key, "key"), value);
+            values.sections.put(Objects.requireNonNull(key, "key"), value);
+            return this;
+        }
+
+        /**
+         * Sets {@link RunRecord#stageTimes()}.
+         *
+         * @param value the time each stage took, by name
+         * @return this builder
+         */
+        public Builder stageTimes(Map<String, Duration> value) {
+            values.stageTimes.clear();
+            values.stageTimes.putAll(value);
             return this;
         }
 
@@ -414,18 +340,6 @@ public final class RunRecord {
          *
          * @throws NullPointerException naming the first required value that is missing
          */
-        /**
-         * Sets {@link RunRecord#stageTimes()}.
-         *
-         * @param value the time each stage took, by name
-         * @return this builder
-         */
-        public Builder stageTimes(Map<String, Duration> value) {
-            stageTimes.clear();
-            stageTimes.putAll(value);
-            return this;
-        }
-
         public RunRecord build() {
             return new RunRecord(this);
         }

@@ -3,21 +3,16 @@ package dev.harness4j.core.provider;
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumSet;
-import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One provider endpoint as configured: where it is, which wire formats it serves, the
@@ -79,51 +74,24 @@ public record ProviderConfig(
     /** The environment variable the {@link #scripted(URI)} provider reads its optional key from: {@value}. */
     public static final String SCRIPTED_KEY_ENV = "HARNESS4J_SCRIPTED_KEY";
 
-    private static final Logger log = LoggerFactory.getLogger(ProviderConfig.class);
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
-    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-
     public ProviderConfig {
-        Objects.requireNonNull(name, "name");
-        if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("provider name " + ConfigValues.shown(name) + " must match [A-Za-z0-9._-]+");
-        }
+        ProviderConfigChecks.checkName(name);
         Objects.requireNonNull(apiStyles, "apiStyles");
-        if (baseUrl == null) { // the CLI's own login
-            if (!apiStyles.isEmpty() || keyEnv != null || gateway != null || healthPath != null) {
-                throw new IllegalArgumentException("provider '" + name + "' is the CLI's own login (no base_url), so "
-                        + "it takes no api_styles, key_env, gateway or health_path; give it a base_url to make it an "
-                        + "endpoint, or drop those fields");
-            }
-        } else if (apiStyles.isEmpty()) {
-            throw new IllegalArgumentException("provider '" + name + "' must serve at least one API style "
-                    + Arrays.toString(ApiStyle.values()));
-        }
+        ProviderConfigChecks.checkShape(name, apiStyles, baseUrl, keyEnv, gateway, healthPath);
         apiStyles = apiStyles.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(apiStyles));
         if (baseUrl != null) {
-            checkHttpUrl(name, baseUrl);
+            ProviderConfigChecks.checkHttpUrl(name, baseUrl);
         }
         if (keyEnv != null) {
-            checkEnvName(name, "key_env", keyEnv);
+            ProviderConfigChecks.checkEnvName(name, "key_env", keyEnv);
         }
         Objects.requireNonNull(auth, "auth");
-        Objects.requireNonNull(models, "models");
-        LinkedHashSet<String> unique = new LinkedHashSet<>();
-        for (String m : models) {
-            if (m == null || m.isBlank()) {
-                throw new IllegalArgumentException("provider '" + name + "' lists a blank model id in models[]");
-            }
-            unique.add(m);
-        }
-        models = List.copyOf(unique);
+        models = ProviderConfigChecks.uniqueModels(name, Objects.requireNonNull(models, "models"));
         if (defaultModel != null && defaultModel.isBlank()) {
             throw new IllegalArgumentException("default_model of provider '" + name + "' is blank; omit it instead");
         }
         prices = Map.copyOf(Objects.requireNonNull(prices, "prices"));
-        if (healthPath != null && !healthPath.startsWith("/")) {
-            throw new IllegalArgumentException("health_path '" + healthPath + "' of provider '" + name
-                    + "' must start with '/' (it is relative to the endpoint root, e.g. /health/readiness)");
-        }
+        ProviderConfigChecks.checkHealthPath(name, healthPath);
     }
 
     /** A provider without prices (see the canonical constructor for the parts). */
@@ -217,58 +185,6 @@ public record ProviderConfig(
         return out;
     }
 
-    /** Warns (once per config built) when a variable name looks like a key pasted in its place. */
-    static void warnIfKeyLike(String provider, String field, String value) {
-        if (ConfigValues.looksLikeKey(value)) {
-            log.warn("{} of provider '{}' is {}, which looks like a key, not the name of an environment variable;"
-                    + " put the key in a variable and name that variable in {}", field, provider,
-                    ConfigValues.masked(value), field);
-        }
-    }
-
-    static void checkEnvName(String provider, String field, String value) {
-        if (!ENV_NAME.matcher(value).matches()) {
-            // never echo the value: a key pasted here by mistake must not reach a message or log
-            throw new IllegalArgumentException(field + " of provider '" + provider
-                    + "' must be the NAME of an environment variable ([A-Za-z_][A-Za-z0-9_]*), never a key;"
-                    + " got a value of " + value.length() + " characters that is not a variable name");
-        }
-    }
-
-    private static void checkHttpUrl(String provider, URI url) {
-        String scheme = url.getScheme();
-        if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
-                || url.getHost() == null || url.getRawQuery() != null || url.getRawFragment() != null
-                || url.getRawUserInfo() != null) {
-            // the URL is shown without user info, query and fragment: a key pasted there must not reach a message
-            throw new IllegalArgumentException("base_url " + ConfigValues.url(url) + " of provider '" + provider
-                    + "' is not an http(s) URL with a host and without user info, query or fragment; write it like"
-                    + " http://127.0.0.1:11434 or https://api.anthropic.com (a key goes in the variable key_env"
-                    + " names, never in the URL)");
-        }
-    }
-
-    /** Parses a base URL, failing with the provider's name and an example of a good one. */
-    static URI parseUrl(String provider, String value) {
-        Objects.requireNonNull(value, "baseUrl");
-        URI uri;
-        try {
-            uri = new URI(value.trim());
-        } catch (URISyntaxException e) {
-            // the value is shown only without a query, fragment or user info and when it does not look
-            // like a key; the URISyntaxException (whose message quotes it) is not chained
-            boolean showable = value.indexOf('?') < 0 && value.indexOf('#') < 0 && value.indexOf('@') < 0
-                    && !ConfigValues.looksLikeKey(value);
-            throw new IllegalArgumentException("base_url " + (showable ? "'" + value + "' " : "")
-                    + "of provider '" + provider + "' is not a URL (" + e.getReason()
-                    + (e.getIndex() >= 0 ? " at index " + e.getIndex() : "")
-                    + (showable ? "" : " of a value of " + value.length() + " characters, not shown")
-                    + "); write it like http://127.0.0.1:11434");
-        }
-        checkHttpUrl(provider, uri);
-        return uri;
-    }
-
     /**
      * A gateway in front of the models, whose admin API the library may call (for example to
      * mint per-run keys and read spend).
@@ -280,7 +196,7 @@ public record ProviderConfig(
         public Gateway {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(adminKeyEnv, "adminKeyEnv");
-            checkEnvName("(gateway)", "admin_key_env", adminKeyEnv);
+            ProviderConfigChecks.checkEnvName("(gateway)", "admin_key_env", adminKeyEnv);
         }
 
         /** A LiteLLM proxy whose master key is in the named environment variable. */
@@ -335,20 +251,20 @@ public record ProviderConfig(
         }
 
         public Builder baseUrl(String url) {
-            this.baseUrl = parseUrl(name, url);
+            this.baseUrl = ProviderConfigChecks.parseUrl(name, url);
             return this;
         }
 
         public Builder baseUrl(URI url) {
-            checkHttpUrl(name, Objects.requireNonNull(url, "url"));
+            ProviderConfigChecks.checkHttpUrl(name, Objects.requireNonNull(url, "url"));
             this.baseUrl = url;
             return this;
         }
 
         /** The key comes from environment variable {@code envName}, sent as {@code scheme}. */
         public Builder key(String envName, AuthScheme scheme) {
-            checkEnvName(name, "key_env", Objects.requireNonNull(envName, "envName"));
-            warnIfKeyLike(name, "key_env", envName);
+            ProviderConfigChecks.checkEnvName(name, "key_env", Objects.requireNonNull(envName, "envName"));
+            ProviderConfigChecks.warnIfKeyLike(name, "key_env", envName);
             this.keyEnv = envName;
             this.auth = Objects.requireNonNull(scheme, "scheme");
             return this;
@@ -381,7 +297,7 @@ public record ProviderConfig(
 
         public Builder gateway(Gateway value) {
             if (value != null) {
-                warnIfKeyLike(name, "gateway.admin_key_env", value.adminKeyEnv());
+                ProviderConfigChecks.warnIfKeyLike(name, "gateway.admin_key_env", value.adminKeyEnv());
             }
             this.gateway = value;
             return this;
@@ -399,7 +315,6 @@ public record ProviderConfig(
             return this;
         }
 
-        /** @throws IllegalArgumentException when no base URL or API style was set */
         /**
          * Makes this provider the CLI's own login: no base URL, API style, key, gateway or health
          * path may be set.
@@ -409,6 +324,12 @@ public record ProviderConfig(
             return this;
         }
 
+        /**
+         * Builds the config.
+         *
+         * @throws IllegalArgumentException when neither a base URL nor the CLI's own login was set,
+         *     both were, or a value does not fit the rest (no API style for an endpoint, say)
+         */
         public ProviderConfig build() {
             if (cliLogin && baseUrl != null) {
                 throw new IllegalArgumentException("provider '" + name + "' is the CLI's own login and has a base_url "

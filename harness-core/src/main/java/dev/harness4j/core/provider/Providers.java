@@ -57,18 +57,18 @@ public final class Providers implements ProviderResolver, PriceList {
     private final Map<String, ProviderConfig> byName;
     private final Set<String> fromFile;
     private final Path configFile;
-    private final Supplier<Map<String, String>> environment;
+    private final ProviderKeys keys;
     private final Duration probeTimeout;
     private final Duration healthTimeout;
     private final EndpointProbe probe;
 
     private Providers(Map<String, ProviderConfig> byName, Set<String> fromFile, Path configFile,
-            Supplier<Map<String, String>> environment, Duration probeTimeout, Duration healthTimeout,
+            ProviderKeys keys, Duration probeTimeout, Duration healthTimeout,
             EndpointProbe probe) {
         this.byName = Collections.unmodifiableMap(new LinkedHashMap<>(byName));
         this.fromFile = Set.copyOf(fromFile);
         this.configFile = configFile;
-        this.environment = environment;
+        this.keys = keys;
         this.probeTimeout = probeTimeout;
         this.healthTimeout = healthTimeout;
         this.probe = probe;
@@ -95,7 +95,7 @@ public final class Providers implements ProviderResolver, PriceList {
         if (model == null) {
             throw new ProviderNotResolvableException(provider, noModelMessage(c));
         }
-        Secret secret = key(c);
+        Secret secret = keys.forRun(c, () -> where(c.name()));
         if (!c.models().isEmpty() && !c.models().contains(model)) {
             log.info("provider {}: model {} is not in its catalogue of {} models; sending it anyway", provider, model,
                     c.models().size());
@@ -143,19 +143,7 @@ public final class Providers implements ProviderResolver, PriceList {
      *     an unset variable (named)
      */
     public Secret adminKey(String name) {
-        ProviderConfig c = require(name);
-        ProviderConfig.Gateway g = c.gateway();
-        if (g == null) {
-            throw new ProviderNotResolvableException(name, "provider '" + name + "' has no gateway configured,"
-                    + " so it has no admin key; add \"gateway\": {\"type\": \"litellm\", \"admin_key_env\": ...}");
-        }
-        String value = environment.get().get(g.adminKeyEnv());
-        if (value == null || value.isEmpty()) {
-            throw new ProviderNotResolvableException(name, "the " + g.type().wireName() + " gateway of provider '"
-                    + name + "' needs its admin key in environment variable " + ConfigValues.envName(g.adminKeyEnv())
-                    + ", which is not set; export it before running");
-        }
-        return Secret.of(value);
+        return keys.admin(require(name));
     }
 
     /**
@@ -167,7 +155,7 @@ public final class Providers implements ProviderResolver, PriceList {
     public Catalogue fetchCatalogue(String name) {
         ProviderConfig c = require(name);
         requireEndpoint(c);
-        return probe.catalogue(c, probeKey(c), probeTimeout);
+        return probe.catalogue(c, keys.forProbe(c), probeTimeout);
     }
 
     /**
@@ -184,7 +172,7 @@ public final class Providers implements ProviderResolver, PriceList {
     public CatalogueRefresh refresh(String name) {
         ProviderConfig c = require(name);
         requireEndpoint(c);
-        Catalogue cat = probe.catalogue(c, probeKey(c), probeTimeout);
+        Catalogue cat = probe.catalogue(c, keys.forProbe(c), probeTimeout);
         List<String> added = new ArrayList<>(new TreeSet<>(cat.models()));
         added.removeAll(c.models());
         List<String> removed = new ArrayList<>(new TreeSet<>(c.models()));
@@ -213,7 +201,7 @@ public final class Providers implements ProviderResolver, PriceList {
     public HealthCheck health(String name) {
         ProviderConfig c = require(name);
         requireEndpoint(c);
-        HealthCheck h = probe.health(c, probeKey(c), healthTimeout);
+        HealthCheck h = probe.health(c, keys.forProbe(c), healthTimeout);
         log.debug("provider {}: health {} at {} in {} ms", name, h.healthy() ? "ok" : "failed", h.endpoint(),
                 h.elapsed().toMillis());
         return h;
@@ -231,14 +219,14 @@ public final class Providers implements ProviderResolver, PriceList {
     public Providers withConfig(ProviderConfig config) {
         Map<String, ProviderConfig> next = new LinkedHashMap<>(byName);
         next.put(config.name(), config);
-        return new Providers(next, fromFile, configFile, environment, probeTimeout, healthTimeout, probe);
+        return new Providers(next, fromFile, configFile, keys, probeTimeout, healthTimeout, probe);
     }
 
     /** A copy whose health checks wait up to {@code value} per request (same configs, file and environment). */
     public Providers withHealthTimeout(Duration value) {
         Checks.positive(value, "healthTimeout");
         Duration connect = probeTimeout.compareTo(value) < 0 ? value : probeTimeout;
-        return new Providers(byName, fromFile, configFile, environment, probeTimeout, value, new EndpointProbe(connect));
+        return new Providers(byName, fromFile, configFile, keys, probeTimeout, value, new EndpointProbe(connect));
     }
 
     public Duration probeTimeout() {
@@ -257,54 +245,6 @@ public final class Providers implements ProviderResolver, PriceList {
                     + providerNames() + where(null));
         }
         return c;
-    }
-
-    /** The key for a resolution: absent only when none is configured or it is optional. */
-    private Secret key(ProviderConfig c) {
-        if (c.keyEnv() == null) {
-            return null;
-        }
-        String value = environment.get().get(c.keyEnv());
-        if (value != null && !value.isEmpty()) {
-            return Secret.of(value);
-        }
-        if (!c.keyRequired()) {
-            return null;
-        }
-        if (ConfigValues.looksLikeKey(c.keyEnv())) {
-            // the "name" is a key pasted in its place: never repeat it
-            throw new ProviderNotResolvableException(c.name(), "provider '" + c.name() + "' needs its key in the"
-                    + " environment variable key_env names, but key_env is " + ConfigValues.masked(c.keyEnv())
-                    + ", which looks like a key rather than a variable name, and no such variable is set. Put the"
-                    + " key in a variable (export MY_KEY=...) and set key_env to its name" + where(c.name()) + ".");
-        }
-        throw new ProviderNotResolvableException(c.name(), "provider '" + c.name() + "' needs its key in environment"
-                + " variable " + c.keyEnv() + ", which is not set (or empty). Export it before running (export "
-                + c.keyEnv() + "=...) or change key_env" + where(c.name()) + ".");
-    }
-
-    /**
-     * The key for a catalogue fetch or health check: a gateway's admin key when its variable is
-     * set (a gateway's {@code /v1/models} wants it, and a probe must not mint a key), else the
-     * provider's key, or none.
-     */
-    private Secret probeKey(ProviderConfig c) {
-        if (c.gateway() != null) {
-            String admin = environment.get().get(c.gateway().adminKeyEnv());
-            if (admin != null && !admin.isEmpty()) {
-                return Secret.of(admin);
-            }
-        }
-        return optionalKey(c);
-    }
-
-    /** The key for a probe: whatever the environment has, or none. */
-    private Secret optionalKey(ProviderConfig c) {
-        if (c.keyEnv() == null) {
-            return null;
-        }
-        String value = environment.get().get(c.keyEnv());
-        return value == null || value.isEmpty() ? null : Secret.of(value);
     }
 
     private String noModelMessage(ProviderConfig c) {
@@ -407,7 +347,7 @@ public final class Providers implements ProviderResolver, PriceList {
                 }
             }
             Duration connect = probeTimeout.compareTo(healthTimeout) < 0 ? healthTimeout : probeTimeout;
-            return new Providers(all, fromFile, configFile, environment, probeTimeout, healthTimeout,
+            return new Providers(all, fromFile, configFile, new ProviderKeys(environment), probeTimeout, healthTimeout,
                     new EndpointProbe(connect));
         }
     }
