@@ -16,8 +16,8 @@
 #   $HARNESS4J_TOOLS/cline-npm/node_modules/.bin/cline   (its own prefix; a node wrapper around @cline/cli-linux-x64's Bun binary)
 #   $HARNESS4J_TOOLS/kilo-npm, mistral-vibe-venv      acp:kilo, acp:mistral-vibe (bin/kilo, bin/vibe-acp links)
 #   $HARNESS4J_TOOLS/continue-npm/node_modules/.bin/cn  (its own prefix; @continuedev/cli, a pure node bundle)
-#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex,cline,cn}   symlinks; bin/mini-swe-agent, bin/gemini, bin/qwen,
-#                                                        bin/copilot wrappers: put this on PATH
+#   $HARNESS4J_TOOLS/bin/{claude,opencode,aider,codex,cline,cn,kilo,litellm,vibe-acp}   symlinks; bin/mini-swe-agent, bin/gemini, bin/qwen,
+#                                                        bin/copilot, bin/claude-agent-acp, bin/codex-acp wrappers: put this on PATH
 #
 # Nothing else is installed for opencode: at run time it would install its plugin SDK
 # (@opencode-ai/plugin) into each config dir it loads, but harness4j runs load no plugins and
@@ -49,86 +49,77 @@ mkdir -p "$TOOLS/bin"
 
 log() { printf '[install-clis] %s\n' "$*" >&2; }
 
-npm_stamp="$TOOLS/npm/.stamp-claude-$CLAUDE_VERSION-opencode-$OPENCODE_VERSION"
-if [ -f "$npm_stamp" ] && [ -x "$TOOLS/npm/node_modules/.bin/claude" ] && [ -x "$TOOLS/npm/node_modules/.bin/opencode" ]; then
-  log "claude-code $CLAUDE_VERSION and opencode-ai $OPENCODE_VERSION already installed"
-else
+# npm_tool <dir under TOOLS> <stamp> "<bins>" <package@version>...: installs the packages into their own
+# npm prefix unless its stamp and every bin in node_modules/.bin are there
+npm_tool() {
+  local dir="$TOOLS/$1" stamp="$TOOLS/$1/.stamp-$2" bins="$3" b ok=1
+  shift 3
+  for b in $bins; do [ -x "$dir/node_modules/.bin/$b" ] || ok=0; done
+  if [ -f "$stamp" ] && [ "$ok" = 1 ]; then
+    log "$* already installed"
+    return 0
+  fi
   command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
-  log "installing @anthropic-ai/claude-code@$CLAUDE_VERSION and opencode-ai@$OPENCODE_VERSION"
-  mkdir -p "$TOOLS/npm"
-  rm -f "$TOOLS"/npm/.stamp-*
-  [ -f "$TOOLS/npm/package.json" ] || echo '{"name":"harness4j-tools","private":true}' > "$TOOLS/npm/package.json"
-  npm install --prefix "$TOOLS/npm" --no-audit --no-fund --loglevel=error \
-    "@anthropic-ai/claude-code@$CLAUDE_VERSION" "opencode-ai@$OPENCODE_VERSION" >&2
-  touch "$npm_stamp"
+  log "installing $*"
+  mkdir -p "$dir"
+  rm -f "$dir"/.stamp-*
+  [ -f "$dir/package.json" ] || echo "{\"name\":\"harness4j-$(basename "$dir")\",\"private\":true}" > "$dir/package.json"
+  npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "$@" >&2 \
+    || { log "npm could not install $* (is the npm registry reachable?)"; exit 1; }
+  for b in $bins; do
+    [ -x "$dir/node_modules/.bin/$b" ] || { log "$* installed no $b binary in $dir"; exit 1; }
+  done
+  touch "$stamp"
+}
+
+# node_wrapper <name> <dir under TOOLS> <package> [<bin>]: bin/<name> is a wrapper, not a link, that
+# answers --version from the package's package.json without starting the CLI (see each use for why)
+node_wrapper() {
+  local name="$1" dir="$TOOLS/$2" pkg="$3" bin="${4:-$1}"
+  rm -f "$TOOLS/bin/$name"
+  cat > "$TOOLS/bin/$name" <<WRAPPER
+#!/bin/sh
+if [ "\$#" = 1 ] && [ "\$1" = --version ]; then
+  exec node -p 'require("$dir/node_modules/$pkg/package.json").version'
 fi
+exec "$dir/node_modules/.bin/$bin" "\$@"
+WRAPPER
+  chmod +x "$TOOLS/bin/$name"
+}
+
+# pip_tool <venv dir under TOOLS> <stamp> <bin> <requirement>: installs the requirement into its own
+# virtualenv (HARNESS4J_PYTHON, default python3) unless its stamp and bin/<bin> are there
+pip_tool() {
+  local dir="$TOOLS/$1" stamp="$TOOLS/$1/.stamp-$2" bin="$3" req="$4"
+  if [ -f "$stamp" ] && [ -x "$dir/bin/$bin" ]; then
+    log "$req already installed"
+    return 0
+  fi
+  log "installing $req into its own virtualenv"
+  rm -rf "$dir"
+  "${HARNESS4J_PYTHON:-python3}" -m venv "$dir"
+  "$dir/bin/pip" install --quiet --disable-pip-version-check "$req" >&2
+  touch "$stamp"
+}
+
+npm_tool npm "claude-$CLAUDE_VERSION-opencode-$OPENCODE_VERSION" "claude opencode" \
+  "@anthropic-ai/claude-code@$CLAUDE_VERSION" "opencode-ai@$OPENCODE_VERSION"
 ln -sf "$TOOLS/npm/node_modules/.bin/claude" "$TOOLS/bin/claude"
 ln -sf "$TOOLS/npm/node_modules/.bin/opencode" "$TOOLS/bin/opencode"
 
-aider_stamp="$TOOLS/aider-venv/.stamp-aider-$AIDER_VERSION"
-if [ -f "$aider_stamp" ] && [ -x "$TOOLS/aider-venv/bin/aider" ]; then
-  log "aider-chat $AIDER_VERSION already installed"
-else
-  log "installing aider-chat==$AIDER_VERSION into its own virtualenv"
-  PY="${HARNESS4J_PYTHON:-python3}"
-  rm -rf "$TOOLS/aider-venv"
-  "$PY" -m venv "$TOOLS/aider-venv"
-  "$TOOLS/aider-venv/bin/pip" install --quiet --disable-pip-version-check "aider-chat==$AIDER_VERSION" >&2
-  touch "$aider_stamp"
-fi
+pip_tool aider-venv "aider-$AIDER_VERSION" aider "aider-chat==$AIDER_VERSION"
 ln -sf "$TOOLS/aider-venv/bin/aider" "$TOOLS/bin/aider"
 
-codex_stamp="$TOOLS/codex-npm/.stamp-codex-$CODEX_VERSION"
-if [ -f "$codex_stamp" ] && [ -x "$TOOLS/codex-npm/node_modules/.bin/codex" ]; then
-  log "@openai/codex $CODEX_VERSION already installed"
-else
-  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
-  log "installing @openai/codex@$CODEX_VERSION"
-  mkdir -p "$TOOLS/codex-npm"
-  rm -f "$TOOLS"/codex-npm/.stamp-*
-  [ -f "$TOOLS/codex-npm/package.json" ] || echo '{"name":"harness4j-codex","private":true}' > "$TOOLS/codex-npm/package.json"
-  npm install --prefix "$TOOLS/codex-npm" --no-audit --no-fund --loglevel=error "@openai/codex@$CODEX_VERSION" >&2
-  touch "$codex_stamp"
-fi
+npm_tool codex-npm "codex-$CODEX_VERSION" codex "@openai/codex@$CODEX_VERSION"
 ln -sf "$TOOLS/codex-npm/node_modules/.bin/codex" "$TOOLS/bin/codex"
 
-gemini_stamp="$TOOLS/gemini-npm/.stamp-gemini-$GEMINI_VERSION"
-if [ -f "$gemini_stamp" ] && [ -x "$TOOLS/gemini-npm/node_modules/.bin/gemini" ]; then
-  log "@google/gemini-cli $GEMINI_VERSION already installed"
-else
-  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
-  log "installing @google/gemini-cli@$GEMINI_VERSION"
-  mkdir -p "$TOOLS/gemini-npm"
-  rm -f "$TOOLS"/gemini-npm/.stamp-*
-  [ -f "$TOOLS/gemini-npm/package.json" ] || echo '{"name":"harness4j-gemini","private":true}' > "$TOOLS/gemini-npm/package.json"
-  npm install --prefix "$TOOLS/gemini-npm" --no-audit --no-fund --loglevel=error "@google/gemini-cli@$GEMINI_VERSION" >&2
-  touch "$gemini_stamp"
-fi
-# a wrapper, not a link: it answers --version from the package without starting the CLI, which
-# even for --version registers the working directory in ~/.gemini (unless GEMINI_CLI_HOME is set);
-# core's version probe runs every CLI in a throwaway HOME anyway, the wrapper keeps a hand-run
-# `gemini --version` from writing HOME too (and needs no CLI start)
-rm -f "$TOOLS/bin/gemini"
-cat > "$TOOLS/bin/gemini" <<WRAPPER
-#!/bin/sh
-if [ "\$#" = 1 ] && [ "\$1" = --version ]; then
-  exec node -p 'require("$TOOLS/gemini-npm/node_modules/@google/gemini-cli/package.json").version'
-fi
-exec "$TOOLS/gemini-npm/node_modules/.bin/gemini" "\$@"
-WRAPPER
-chmod +x "$TOOLS/bin/gemini"
+npm_tool gemini-npm "gemini-$GEMINI_VERSION" gemini "@google/gemini-cli@$GEMINI_VERSION"
+# a wrapper: the CLI, even for --version, registers the working directory in ~/.gemini (unless
+# GEMINI_CLI_HOME is set); core's version probe runs every CLI in a throwaway HOME anyway, the
+# wrapper keeps a hand-run `gemini --version` from writing HOME too (and needs no CLI start)
+node_wrapper gemini gemini-npm @google/gemini-cli
 
-mswea_stamp="$TOOLS/mini-swe-agent-venv/.stamp-mini-swe-agent-$MINI_SWE_AGENT_VERSION"
-if [ -f "$mswea_stamp" ] && [ -x "$TOOLS/mini-swe-agent-venv/bin/mini" ]; then
-  log "mini-swe-agent $MINI_SWE_AGENT_VERSION already installed"
-else
-  log "installing mini-swe-agent==$MINI_SWE_AGENT_VERSION into its own virtualenv"
-  PY="${HARNESS4J_PYTHON:-python3}"
-  rm -rf "$TOOLS/mini-swe-agent-venv"
-  "$PY" -m venv "$TOOLS/mini-swe-agent-venv"
-  "$TOOLS/mini-swe-agent-venv/bin/pip" install --quiet --disable-pip-version-check "mini-swe-agent==$MINI_SWE_AGENT_VERSION" >&2
-  touch "$mswea_stamp"
-fi
+pip_tool mini-swe-agent-venv "mini-swe-agent-$MINI_SWE_AGENT_VERSION" mini "mini-swe-agent==$MINI_SWE_AGENT_VERSION"
 # a wrapper, not a link: it answers --version without importing minisweagent, whose import
 # creates its global config dir (in HOME unless MSWEA_GLOBAL_CONFIG_DIR is set)
 rm -f "$TOOLS/bin/mini-swe-agent"
@@ -179,114 +170,32 @@ WRAPPER
   chmod +x "$TOOLS/bin/qwen"
 fi
 
-copilot_stamp="$TOOLS/copilot-npm/.stamp-copilot-$COPILOT_VERSION"
-if [ -f "$copilot_stamp" ] && [ -x "$TOOLS/copilot-npm/node_modules/.bin/copilot" ]; then
-  log "@github/copilot $COPILOT_VERSION already installed"
-else
-  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
-  log "installing @github/copilot@$COPILOT_VERSION (proprietary licence: fetched from npm, never redistributed)"
-  mkdir -p "$TOOLS/copilot-npm"
-  rm -f "$TOOLS"/copilot-npm/.stamp-*
-  [ -f "$TOOLS/copilot-npm/package.json" ] || echo '{"name":"harness4j-copilot","private":true}' > "$TOOLS/copilot-npm/package.json"
-  npm install --prefix "$TOOLS/copilot-npm" --no-audit --no-fund --loglevel=error "@github/copilot@$COPILOT_VERSION" >&2
-  touch "$copilot_stamp"
-fi
-# a wrapper, not a link: it answers --version from package.json without starting the CLI, whose
-# loader extracts its assets into $HOME/.cache/copilot on first start
-rm -f "$TOOLS/bin/copilot"
-cat > "$TOOLS/bin/copilot" <<WRAPPER
-#!/bin/sh
-if [ "\$#" = 1 ] && [ "\$1" = --version ]; then
-  exec node -p 'require("$TOOLS/copilot-npm/node_modules/@github/copilot/package.json").version'
-fi
-exec "$TOOLS/copilot-npm/node_modules/.bin/copilot" "\$@"
-WRAPPER
-chmod +x "$TOOLS/bin/copilot"
-cline_stamp="$TOOLS/cline-npm/.stamp-cline-$CLINE_VERSION"
-if [ -f "$cline_stamp" ] && [ -x "$TOOLS/cline-npm/node_modules/.bin/cline" ]; then
-  log "cline $CLINE_VERSION already installed"
-else
-  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
-  # the @cline/* libraries declare node>=22 (EBADENGINE warnings); the CLI itself is a Bun binary
-  log "installing cline@$CLINE_VERSION"
-  mkdir -p "$TOOLS/cline-npm"
-  rm -f "$TOOLS"/cline-npm/.stamp-*
-  [ -f "$TOOLS/cline-npm/package.json" ] || echo '{"name":"harness4j-cline","private":true}' > "$TOOLS/cline-npm/package.json"
-  npm install --prefix "$TOOLS/cline-npm" --no-audit --no-fund --loglevel=error "cline@$CLINE_VERSION" >&2
-  touch "$cline_stamp"
-fi
-ln -sf "$TOOLS/cline-npm/node_modules/.bin/cline" "$TOOLS/bin/cline"
-# acp:claude-code and acp:codex: each ACP adapter in its own prefix; a wrapper, not a link, that
-# answers --version from package.json (the adapters start an ACP session on any invocation)
-acp_npm() { # <dir> <package> <version> <bin> <wrapper name>
-  dir="$TOOLS/$1"; stamp="$dir/.stamp-$4-$3"
-  if [ -f "$stamp" ] && [ -x "$dir/node_modules/.bin/$4" ]; then
-    log "$2 $3 already installed"
-  else
-    command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
-    log "installing $2@$3"
-    mkdir -p "$dir"
-    rm -f "$dir"/.stamp-*
-    [ -f "$dir/package.json" ] || echo "{\"name\":\"harness4j-$1\",\"private\":true}" > "$dir/package.json"
-    npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "$2@$3" >&2
-    [ -x "$dir/node_modules/.bin/$4" ] || { log "$2@$3 installed no $4 binary in $dir"; exit 1; }
-    touch "$stamp"
-  fi
-  rm -f "$TOOLS/bin/$5"
-  cat > "$TOOLS/bin/$5" <<WRAPPER
-#!/bin/sh
-if [ "\$#" = 1 ] && [ "\$1" = --version ]; then
-  exec node -p 'require("$dir/node_modules/$2/package.json").version'
-fi
-exec "$dir/node_modules/.bin/$4" "\$@"
-WRAPPER
-  chmod +x "$TOOLS/bin/$5"
-}
-acp_npm claude-agent-acp-npm @agentclientprotocol/claude-agent-acp "$CLAUDE_AGENT_ACP_VERSION" claude-agent-acp claude-agent-acp
-acp_npm codex-acp-npm @zed-industries/codex-acp "$CODEX_ACP_VERSION" codex-acp codex-acp
+# @github/copilot has a proprietary licence: fetched from npm at install, never redistributed
+npm_tool copilot-npm "copilot-$COPILOT_VERSION" copilot "@github/copilot@$COPILOT_VERSION"
+# a wrapper: the CLI's loader extracts its assets into $HOME/.cache/copilot on first start
+node_wrapper copilot copilot-npm @github/copilot
 
-continue_stamp="$TOOLS/continue-npm/.stamp-continue-$CONTINUE_VERSION"
-if [ -f "$continue_stamp" ] && [ -x "$TOOLS/continue-npm/node_modules/.bin/cn" ]; then
-  log "@continuedev/cli $CONTINUE_VERSION already installed"
-else
-  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
-  log "installing @continuedev/cli@$CONTINUE_VERSION"
-  mkdir -p "$TOOLS/continue-npm"
-  rm -f "$TOOLS"/continue-npm/.stamp-*
-  [ -f "$TOOLS/continue-npm/package.json" ] || echo '{"name":"harness4j-continue","private":true}' > "$TOOLS/continue-npm/package.json"
-  npm install --prefix "$TOOLS/continue-npm" --no-audit --no-fund --loglevel=error "@continuedev/cli@$CONTINUE_VERSION" >&2 \
-    || { log "npm could not install @continuedev/cli@$CONTINUE_VERSION (is the npm registry reachable?)"; exit 1; }
-  touch "$continue_stamp"
-fi
+# the @cline/* libraries declare node>=22 (EBADENGINE warnings); the CLI itself is a Bun binary
+npm_tool cline-npm "cline-$CLINE_VERSION" cline "cline@$CLINE_VERSION"
+ln -sf "$TOOLS/cline-npm/node_modules/.bin/cline" "$TOOLS/bin/cline"
+
+# acp:claude-code and acp:codex: each ACP adapter in its own prefix; wrappers, as the adapters start an
+# ACP session on any invocation
+npm_tool claude-agent-acp-npm "claude-agent-acp-$CLAUDE_AGENT_ACP_VERSION" claude-agent-acp \
+  "@agentclientprotocol/claude-agent-acp@$CLAUDE_AGENT_ACP_VERSION"
+node_wrapper claude-agent-acp claude-agent-acp-npm @agentclientprotocol/claude-agent-acp
+npm_tool codex-acp-npm "codex-acp-$CODEX_ACP_VERSION" codex-acp "@zed-industries/codex-acp@$CODEX_ACP_VERSION"
+node_wrapper codex-acp codex-acp-npm @zed-industries/codex-acp
+
+npm_tool continue-npm "continue-$CONTINUE_VERSION" cn "@continuedev/cli@$CONTINUE_VERSION"
 ln -sf "$TOOLS/continue-npm/node_modules/.bin/cn" "$TOOLS/bin/cn"
 
-litellm_stamp="$TOOLS/litellm-venv/.stamp-litellm-$LITELLM_VERSION"
-if [ -f "$litellm_stamp" ] && [ -x "$TOOLS/litellm-venv/bin/litellm" ]; then
-  log "litellm[proxy] $LITELLM_VERSION already installed"
-else
-  log "installing litellm[proxy]==$LITELLM_VERSION into its own virtualenv"
-  PY="${HARNESS4J_PYTHON:-python3}"
-  rm -rf "$TOOLS/litellm-venv"
-  "$PY" -m venv "$TOOLS/litellm-venv"
-  "$TOOLS/litellm-venv/bin/pip" install --quiet --disable-pip-version-check "litellm[proxy]==$LITELLM_VERSION" >&2
-  touch "$litellm_stamp"
-fi
+pip_tool litellm-venv "litellm-$LITELLM_VERSION" litellm "litellm[proxy]==$LITELLM_VERSION"
 ln -sf "$TOOLS/litellm-venv/bin/litellm" "$TOOLS/bin/litellm"
 
 # acp:kilo (Kilo, an opencode fork): its own prefix; 7.8.1's platform packages are missing from the registry, 7.7.7 installs
 KILO_VERSION=7.7.7
-kilo_stamp="$TOOLS/kilo-npm/.stamp-kilo-$KILO_VERSION"
-if [ -f "$kilo_stamp" ] && [ -x "$TOOLS/kilo-npm/node_modules/.bin/kilo" ]; then
-  log "@kilocode/cli $KILO_VERSION already installed"
-else
-  command -v npm >/dev/null || { log "npm is required (install Node.js 20+)"; exit 1; }
-  log "installing @kilocode/cli@$KILO_VERSION"
-  mkdir -p "$TOOLS/kilo-npm"
-  rm -f "$TOOLS"/kilo-npm/.stamp-*
-  [ -f "$TOOLS/kilo-npm/package.json" ] || echo '{"name":"harness4j-kilo","private":true}' > "$TOOLS/kilo-npm/package.json"
-  npm install --prefix "$TOOLS/kilo-npm" --no-audit --no-fund --loglevel=error "@kilocode/cli@$KILO_VERSION" >&2
-  touch "$kilo_stamp"
-fi
+npm_tool kilo-npm "kilo-$KILO_VERSION" kilo "@kilocode/cli@$KILO_VERSION"
 ln -sf "$TOOLS/kilo-npm/node_modules/.bin/kilo" "$TOOLS/bin/kilo"
 
 # acp:mistral-vibe: its own virtualenv on Python >= 3.12 (its deps are exact pins; 3.0.3 pins a certifi not on the index)
