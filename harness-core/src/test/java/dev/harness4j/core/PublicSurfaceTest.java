@@ -37,13 +37,19 @@ class PublicSurfaceTest {
     }
 
     @Test
-    void theModuleExportsTheRunnerProvidersQueueJobsProcessAndWorkspaceErrorsAndNothingInternal() throws Exception {
+    void theModuleExportsTheRunnerProvidersQueueProcessAndWorkspaceErrorsAndNothingInternal() throws Exception {
         ModuleDescriptor d = descriptor();
         assertThat(d.name()).isEqualTo("dev.harness4j.core");
-        assertThat(exported()).containsExactly("dev.harness4j.core", "dev.harness4j.core.job",
+        assertThat(exported()).containsExactly("dev.harness4j.core",
                 "dev.harness4j.core.pipeline", "dev.harness4j.core.process", "dev.harness4j.core.provider",
                 "dev.harness4j.core.queue", "dev.harness4j.core.stages", "dev.harness4j.core.workspace");
         assertThat(classesDir().resolve("dev/harness4j/core/internal")).isDirectory();
+        assertThat(d.exports().stream().filter(ModuleDescriptor.Exports::isQualified))
+                .as("internal packages are exported only to harness-jobs (jobs live in their own module)")
+                .allSatisfy(e -> assertThat(e.targets()).containsExactly("dev.harness4j.jobs"))
+                .extracting(ModuleDescriptor.Exports::source)
+                .containsExactlyInAnyOrder("dev.harness4j.core.internal", "dev.harness4j.core.internal.workspace");
+        assertThat(classesDir().resolve("dev/harness4j/core/job")).as("jobs moved to harness-jobs").doesNotExist();
         assertThat(d.opens()).allSatisfy(o -> assertThat(o.isQualified()).as("opened only to Jackson").isTrue());
     }
 
