@@ -1,7 +1,7 @@
 /**
  * harness4j's run engine: {@link dev.harness4j.core.HarnessRunner} and its records, the result
- * index, providers, the durable queue, multi-phase jobs, and the process supervisor. Implementation lives in
- * {@code dev.harness4j.core.internal.*}, which is not exported.
+ * index, providers, the durable queue, and the process supervisor. Implementation lives in
+ * {@code dev.harness4j.core.internal.*}, which is not exported (two packages to harness-jobs only).
  */
 module dev.harness4j.core {
     requires transitive dev.harness4j.api;
@@ -14,13 +14,17 @@ module dev.harness4j.core {
     requires org.slf4j;
 
     exports dev.harness4j.core;
-    exports dev.harness4j.core.job;
     exports dev.harness4j.core.pipeline;
     exports dev.harness4j.core.process;
     exports dev.harness4j.core.provider;
     exports dev.harness4j.core.queue;
     exports dev.harness4j.core.stages;
     exports dev.harness4j.core.workspace;
+
+    // harness-jobs only: a job plan's MCP servers share the queue entries' JSON (McpServersJson), and a
+    // job deletes below its state dir (SafeDelete) and scrubs its push's remote credentials (BranchPusher)
+    exports dev.harness4j.core.internal to dev.harness4j.jobs;
+    exports dev.harness4j.core.internal.workspace to dev.harness4j.jobs;
 
     // providers.json and queue entries are bound by Jackson
     opens dev.harness4j.core.provider to com.fasterxml.jackson.databind;

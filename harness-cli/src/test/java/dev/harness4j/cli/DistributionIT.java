@@ -64,7 +64,7 @@ class DistributionIT {
         try (Stream<Path> lib = Files.list(DIST.resolve("lib"))) {
             jars = lib.map(p -> p.getFileName().toString()).sorted().toList();
         }
-        for (String module : List.of("api", "core", "bench", "postgres", "cli", "claude", "opencode", "aider", "codex",
+        for (String module : List.of("api", "core", "jobs", "bench", "postgres", "cli", "claude", "opencode", "aider", "codex",
                 "gemini", "qwen", "mini-swe-agent")) {
             assertThat(jars).as(module).anyMatch(j -> j.matches("harness-" + module + "-\\d.*\\.jar"));
         }

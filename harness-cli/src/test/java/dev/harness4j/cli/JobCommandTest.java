@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code harness4j job ...} with core's test harness {@code job-test} (a shell script per phase). */
+/** {@code harness4j job ...} with harness-jobs' test harness {@code job-test} (a shell script per phase). */
 class JobCommandTest {
     @TempDir
     Path tmp;

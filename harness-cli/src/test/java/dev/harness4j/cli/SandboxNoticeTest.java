@@ -63,7 +63,7 @@ class SandboxNoticeTest {
         assertThat(SandboxNotice.header()).isEqualTo(SandboxNotice.header(SandboxNotice.problem()));
     }
 
-    /** A real bench run (core's test harness job-test: a shell script) through the command. */
+    /** A real bench run (harness-jobs' test harness job-test: a shell script) through the command. */
     @Test
     void benchRunPrintsHowItsRunsAreConfinedInFrontOfThePlanAndWhatMetaJsonSays() throws Exception {
         Path task = Files.createDirectories(tmp.resolve("suite/greet"));

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code harness4j serve} in real headless Chromium: a bench of two tasks runs in this JVM (core's
+ * {@code harness4j serve} in real headless Chromium: a bench of two tasks runs in this JVM (harness-jobs'
  * job-test harness, a shell script printing a line every half second until the test lets it
  * finish), {@code serve} runs in a child JVM on the same state dir. The bench page shows both runs
  * running, then one's completion without a reload; a run page shows output lines arriving; its
@@ -122,7 +122,7 @@ class ServeChromiumTest {
         }
     }
 
-    /** A bench "live" of two tasks (alpha, beta) on core's job-test harness, in this JVM. */
+    /** A bench "live" of two tasks (alpha, beta) on harness-jobs' job-test harness, in this JVM. */
     private CompletableFuture<Integer> startBench(Path state, int concurrency, StringWriter benchOut) throws Exception {
         for (String t : List.of("alpha", "beta")) {
             Files.writeString(Files.createDirectories(tmp.resolve("suite").resolve(t)).resolve("task.json"),

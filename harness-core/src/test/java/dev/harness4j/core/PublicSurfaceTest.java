@@ -2,17 +2,12 @@ package dev.harness4j.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
-import java.lang.reflect.Modifier;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,55 +16,43 @@ import org.junit.jupiter.api.Test;
  * exported. A new public class in a package users cannot see is a mistake this test names.
  */
 class PublicSurfaceTest {
-    private static Path classesDir() throws Exception {
-        return Path.of(HarnessRunner.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    }
-
-    private static ModuleDescriptor descriptor() throws Exception {
-        try (InputStream in = Files.newInputStream(classesDir().resolve("module-info.class"))) {
-            return ModuleDescriptor.read(in);
-        }
+    private static ModuleSurface surface() throws Exception {
+        return ModuleSurface.of(HarnessRunner.class);
     }
 
     private static Set<String> exported() throws Exception {
-        return descriptor().exports().stream().filter(e -> !e.isQualified()).map(ModuleDescriptor.Exports::source)
-                .collect(Collectors.toCollection(TreeSet::new));
+        return surface().descriptor().exports().stream().filter(e -> !e.isQualified())
+                .map(ModuleDescriptor.Exports::source).collect(Collectors.toCollection(TreeSet::new));
     }
 
     @Test
-    void theModuleExportsTheRunnerProvidersQueueJobsProcessAndWorkspaceErrorsAndNothingInternal() throws Exception {
-        ModuleDescriptor d = descriptor();
+    void theModuleExportsTheRunnerProvidersQueueProcessAndWorkspaceErrorsAndNothingInternal() throws Exception {
+        ModuleDescriptor d = surface().descriptor();
         assertThat(d.name()).isEqualTo("dev.harness4j.core");
-        assertThat(exported()).containsExactly("dev.harness4j.core", "dev.harness4j.core.job",
+        assertThat(exported()).containsExactly("dev.harness4j.core",
                 "dev.harness4j.core.pipeline", "dev.harness4j.core.process", "dev.harness4j.core.provider",
                 "dev.harness4j.core.queue", "dev.harness4j.core.stages", "dev.harness4j.core.workspace");
-        assertThat(classesDir().resolve("dev/harness4j/core/internal")).isDirectory();
+        assertThat(surface().classesDir().resolve("dev/harness4j/core/internal")).isDirectory();
+        assertThat(d.exports().stream().filter(ModuleDescriptor.Exports::isQualified))
+                .as("internal packages are exported only to harness-jobs (jobs live in their own module)")
+                .allSatisfy(e -> assertThat(e.targets()).containsExactly("dev.harness4j.jobs"))
+                .extracting(ModuleDescriptor.Exports::source)
+                .containsExactlyInAnyOrder("dev.harness4j.core.internal", "dev.harness4j.core.internal.workspace");
+        assertThat(surface().classesDir().resolve("dev/harness4j/core/job")).as("jobs moved to harness-jobs").doesNotExist();
         assertThat(d.opens()).allSatisfy(o -> assertThat(o.isQualified()).as("opened only to Jackson").isTrue());
     }
 
     @Test
     void everyPublicTypeIsInAnExportedPackageOrAnInternalOne() throws Exception {
         Set<String> exported = exported();
-        Path root = classesDir();
         List<String> strays = new ArrayList<>();
         List<String> publicTypes = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
-                String rel = root.relativize(f).toString();
-                if (rel.equals("module-info.class") || rel.endsWith("package-info.class") || rel.contains("$")) {
-                    continue;
-                }
-                String name = rel.substring(0, rel.length() - ".class".length()).replace('/', '.');
-                Class<?> c = Class.forName(name, false, PublicSurfaceTest.class.getClassLoader());
-                if (!Modifier.isPublic(c.getModifiers())) {
-                    continue;
-                }
-                String pkg = c.getPackageName();
-                if (exported.contains(pkg)) {
-                    publicTypes.add(name);
-                } else if (!(pkg.contains(".internal.") || pkg.endsWith(".internal"))) {
-                    strays.add(name);
-                }
+        for (Class<?> c : surface().publicTypes()) {
+            String pkg = c.getPackageName();
+            if (exported.contains(pkg)) {
+                publicTypes.add(c.getName());
+            } else if (!(pkg.contains(".internal.") || pkg.endsWith(".internal"))) {
+                strays.add(c.getName());
             }
         }
         assertThat(strays).as("public types outside the exported packages (export the package, or move the type"

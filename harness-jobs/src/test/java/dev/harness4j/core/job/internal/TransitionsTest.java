@@ -1,10 +1,10 @@
-package dev.harness4j.core.internal.job;
+package dev.harness4j.core.job.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.harness4j.core.internal.job.Transitions.JobSignal;
-import dev.harness4j.core.internal.job.Transitions.PhaseSignal;
+import dev.harness4j.core.job.internal.Transitions.JobSignal;
+import dev.harness4j.core.job.internal.Transitions.PhaseSignal;
 import dev.harness4j.core.job.JobPlan;
 import dev.harness4j.core.job.JobState;
 import dev.harness4j.core.job.PhaseState;

@@ -1,6 +1,6 @@
-package dev.harness4j.core.internal.job;
+package dev.harness4j.core.job.internal;
 
-import dev.harness4j.core.internal.job.Transitions.JobSignal;
+import dev.harness4j.core.job.internal.Transitions.JobSignal;
 import dev.harness4j.core.internal.workspace.SafeDelete;
 import dev.harness4j.core.job.JobEvent;
 import dev.harness4j.core.job.JobException;

@@ -1,11 +1,10 @@
-package dev.harness4j.core.internal.job;
+package dev.harness4j.core.job.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.harness4j.core.internal.job.Transitions.JobSignal;
-import dev.harness4j.core.internal.job.Transitions.PhaseSignal;
-import dev.harness4j.core.internal.util.Json;
+import dev.harness4j.core.job.internal.Transitions.JobSignal;
+import dev.harness4j.core.job.internal.Transitions.PhaseSignal;
 import dev.harness4j.core.job.JobEvent;
 import dev.harness4j.core.job.JobListener;
 import dev.harness4j.core.job.JobPlan;
@@ -39,7 +38,7 @@ public final class JobBook {
     private static final Logger log = LoggerFactory.getLogger(JobBook.class);
     public static final String CHECKPOINT = "checkpoint.json";
     public static final String EVENTS = "events.jsonl";
-    private static final ObjectMapper MAPPER = Json.mapper();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     final String jobId;
     final Path dir;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.harness4j.api.Limits;
+import dev.harness4j.core.internal.McpServersJson;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -99,7 +100,7 @@ final class PlanJson {
             ObjectNode opts = o.putObject("options");
             p.options().forEach(opts::put);
             if (!p.mcpServers().isEmpty()) {
-                o.set("mcp_servers", dev.harness4j.core.internal.McpServersJson.toJson(p.mcpServers()));
+                o.set("mcp_servers", McpServersJson.toJson(p.mcpServers()));
             }
         }
         return n;
@@ -232,7 +233,7 @@ final class PlanJson {
                     throw new IllegalArgumentException("must be an array of {\"name\", \"command\", \"args\", \"env\"}"
                             + " or {\"name\", \"url\"}");
                 }
-                dev.harness4j.core.internal.McpServersJson.fromJson(p.get("mcp_servers")).forEach(b::mcpServer);
+                McpServersJson.fromJson(p.get("mcp_servers")).forEach(b::mcpServer);
             } catch (IllegalArgumentException e) {
                 problems.add(where + ": \"mcp_servers\" " + e.getMessage());
             }

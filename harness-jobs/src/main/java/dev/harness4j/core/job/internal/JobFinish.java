@@ -1,9 +1,8 @@
-package dev.harness4j.core.internal.job;
+package dev.harness4j.core.job.internal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.harness4j.core.internal.util.Json;
 import dev.harness4j.core.internal.workspace.BranchPusher;
 import dev.harness4j.core.job.JobEvent;
 import dev.harness4j.core.job.JobState;
@@ -23,7 +22,7 @@ import java.util.Set;
  */
 public final class JobFinish {
     public static final String SUMMARY = "summary.json";
-    private static final ObjectMapper MAPPER = Json.mapper();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private JobFinish() {}
 

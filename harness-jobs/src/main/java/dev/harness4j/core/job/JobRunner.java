@@ -3,14 +3,14 @@ package dev.harness4j.core.job;
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.Preflight;
-import dev.harness4j.core.internal.job.ControlFile;
-import dev.harness4j.core.internal.job.JobBook;
-import dev.harness4j.core.internal.job.JobControl;
-import dev.harness4j.core.internal.job.JobLoop;
-import dev.harness4j.core.internal.job.JobRecovery;
-import dev.harness4j.core.internal.job.JobRepo;
-import dev.harness4j.core.internal.job.Transitions.JobSignal;
-import dev.harness4j.core.internal.util.Checks;
+import dev.harness4j.core.internal.workspace.SafeDelete;
+import dev.harness4j.core.job.internal.ControlFile;
+import dev.harness4j.core.job.internal.JobBook;
+import dev.harness4j.core.job.internal.JobControl;
+import dev.harness4j.core.job.internal.JobLoop;
+import dev.harness4j.core.job.internal.JobRecovery;
+import dev.harness4j.core.job.internal.JobRepo;
+import dev.harness4j.core.job.internal.Transitions.JobSignal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -138,7 +138,7 @@ public final class JobRunner implements AutoCloseable {
                 base = JobRepo.resolve(p.baseline(), p.ref());
                 repo.create(p.baseline(), base);
             } catch (RuntimeException e) {
-                dev.harness4j.core.internal.workspace.SafeDelete.deleteBelow(jobsDir, dir); // nothing half-made stays
+                SafeDelete.deleteBelow(jobsDir, dir); // nothing half-made stays
                 throw new JobException(p.id(), JobException.Reason.IO, "could not make the job's repository "
                         + repo.dir() + " from " + p.baseline() + ": " + e.getMessage(), e);
             }
@@ -341,6 +341,14 @@ public final class JobRunner implements AutoCloseable {
         return "harness4j/job/" + jobId;
     }
 
+    private static Duration positive(Duration value, String name) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        }
+        return value;
+    }
+
     private String newJobId() {
         byte[] b = new byte[3];
         random.nextBytes(b);
@@ -366,7 +374,7 @@ public final class JobRunner implements AutoCloseable {
 
         /** How often requests from other processes are looked for; default {@link #DEFAULT_CONTROL_POLL}. */
         public Builder controlPoll(Duration value) {
-            this.controlPoll = Checks.positive(value, "controlPoll");
+            this.controlPoll = positive(value, "controlPoll");
             return this;
         }
 

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * Where a job is in its life; the legal moves between states are one table, in {@code
- * dev.harness4j.core.internal.job.Transitions}. Written to {@code checkpoint.json} by {@link
+ * dev.harness4j.core.job.internal.Transitions}. Written to {@code checkpoint.json} by {@link
  * #wireName()}.
  */
 public enum JobState {

@@ -1,4 +1,4 @@
-package dev.harness4j.core.internal.job;
+package dev.harness4j.core.job.internal;
 
 import dev.harness4j.api.HarnessException;
 import dev.harness4j.api.HarnessListener;
@@ -8,8 +8,8 @@ import dev.harness4j.api.PhaseReport;
 import dev.harness4j.api.RunSpec;
 import dev.harness4j.core.HarnessRunner;
 import dev.harness4j.core.RunRecord;
-import dev.harness4j.core.internal.job.Transitions.JobSignal;
-import dev.harness4j.core.internal.job.Transitions.PhaseSignal;
+import dev.harness4j.core.job.internal.Transitions.JobSignal;
+import dev.harness4j.core.job.internal.Transitions.PhaseSignal;
 import dev.harness4j.core.job.JobEvent;
 import dev.harness4j.core.job.JobState;
 import dev.harness4j.core.job.PhaseSpec;

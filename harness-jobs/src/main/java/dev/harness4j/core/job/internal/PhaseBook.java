@@ -1,4 +1,4 @@
-package dev.harness4j.core.internal.job;
+package dev.harness4j.core.job.internal;
 
 import dev.harness4j.core.job.PhaseState;
 import java.math.BigDecimal;

@@ -1,10 +1,10 @@
-package dev.harness4j.core.internal.job;
+package dev.harness4j.core.job.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.harness4j.core.internal.util.Json;
 import dev.harness4j.core.job.JobPlan;
 import dev.harness4j.core.job.JobState;
 import dev.harness4j.core.job.PhaseState;
@@ -75,7 +75,7 @@ final class CheckpointJson {
             }
         }
         try {
-            n.set("plan", Json.mapper().readTree(b.plan.toJson()));
+            n.set("plan", new ObjectMapper().readTree(b.plan.toJson()));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("a plan's own JSON did not read back: " + e.getMessage(), e);
         }

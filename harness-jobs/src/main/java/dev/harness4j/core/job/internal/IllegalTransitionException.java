@@ -1,4 +1,4 @@
-package dev.harness4j.core.internal.job;
+package dev.harness4j.core.job.internal;
 
 /** A job or phase move the transition table does not have; nothing was changed. */
 public final class IllegalTransitionException extends IllegalStateException {
