@@ -2,9 +2,11 @@ package dev.harness4j.acp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.harness4j.api.AcpSession;
+import dev.harness4j.api.Cost;
 import dev.harness4j.api.Execution;
 import dev.harness4j.api.HarnessResult;
 import dev.harness4j.api.Outcome;
+import dev.harness4j.api.TokenUsage;
 import dev.harness4j.api.support.Outcomes;
 
 /**
@@ -18,13 +20,22 @@ import dev.harness4j.api.support.Outcomes;
  *       harness-core's requests is error, refined by its wording (429, auth, overflow, transient);
  *       no response at all is error, saying where the session stopped (the agent never answered
  *       {@code initialize}, printed no JSON-RPC, or exited mid-session) with stderr's last line.
- *   <li>tokens and cost: unmeasured (ACP v1 has no per-turn usage; the meter measures them).
+ *   <li>tokens and cost: the agent's own figures, beside the meter's (which stay the trusted ones):
+ *       tokens from the {@code session/prompt} response's {@code usage} ({@code inputTokens},
+ *       {@code outputTokens}, {@code cachedReadTokens}, {@code cachedWriteTokens}; each absent when
+ *       the agent did not say), cost from the last {@code usage_update} notification's {@code cost}
+ *       in USD (a CLI estimate; the session's running total, so not taken on a follow-up, whose
+ *       session began in an earlier run); unmeasured when the agent sends neither (ACP v1 makes
+ *       them optional).
  *   <li>summary: the agent's message text after its last tool call.
  *   <li>session id: {@code session/new}'s; on a follow-up, the loaded session's ({@code session/load}),
  *       whose replayed history (the updates before its answer) is not this run's.
  * </ul>
  */
 final class AcpResults {
+    /** The caveat shown with the agent's cost. */
+    static final String COST_NOTE = "the agent's own estimate (ACP usage_update)";
+
     private AcpResults() {}
 
     static HarnessResult interpret(Execution ex, AcpAgent agent) {
@@ -34,7 +45,10 @@ final class AcpResults {
         if (r.sessionId == null && r.sessionOpen) {
             r.sessionId = ex.context().resumeSession(); // session/load answers with no id: the loaded one
         }
-        HarnessResult.Builder b = HarnessResult.builder(Outcome.ERROR, model).sessionId(r.sessionId);
+        HarnessResult.Builder b = HarnessResult.builder(Outcome.ERROR, model).sessionId(r.sessionId).tokens(r.tokens);
+        if (r.costUsd != null && !r.loading) {
+            b.cost(new Cost(r.costUsd, Cost.Source.CLI_ESTIMATE, COST_NOTE));
+        }
         if (r.summary.length() > 0) {
             b.summary(r.summary.toString().strip());
         }
@@ -89,6 +103,8 @@ final class AcpResults {
         String errorMethod;
         String garbage;
         StringBuilder summary = new StringBuilder();
+        TokenUsage tokens = TokenUsage.unmeasured();
+        java.math.BigDecimal costUsd;
 
         Read(boolean loading) {
             this.loading = loading;
@@ -110,6 +126,13 @@ final class AcpResults {
                 switch (u.path("sessionUpdate").asText()) {
                     case "agent_message_chunk" -> summary.append(AcpLines.text(u.path("content")));
                     case "tool_call" -> summary.setLength(0);
+                    case "usage_update" -> {
+                        JsonNode c = u.path("cost");
+                        if (c.path("amount").isNumber() && c.path("currency").asText("USD").equals("USD")
+                                && c.path("amount").decimalValue().signum() >= 0) {
+                            costUsd = c.path("amount").decimalValue();
+                        }
+                    }
                     default -> { }
                 }
                 return;
@@ -134,7 +157,16 @@ final class AcpResults {
                 sessionId = m.path("result").path("sessionId").asText(null);
             } else if (id == AcpSession.PROMPT_ID) {
                 stopReason = m.path("result").path("stopReason").asText("end_turn");
+                JsonNode usage = m.path("result").path("usage");
+                tokens = TokenUsage.ofAdapter(count(usage, "inputTokens"), count(usage, "outputTokens"),
+                        count(usage, "cachedReadTokens"), count(usage, "cachedWriteTokens"));
             }
+        }
+
+        /** A whole, non-negative count, or {@code null} when the field is absent or anything else. */
+        private static Long count(JsonNode usage, String field) {
+            JsonNode n = usage.path(field);
+            return n.canConvertToLong() && n.isIntegralNumber() && n.asLong() >= 0 ? n.asLong() : null;
         }
 
         private static String dataOf(JsonNode error) {

@@ -21,6 +21,12 @@ class AcpClaudeCodeEndToEndTest extends AcpEndToEndCheck {
         return 3; // CLAUDE_CODE_MAX_RETRIES=2 in the table's env
     }
 
+    /** claude-agent-acp 0.101.0 answers session/prompt with usage and sends its cost in usage_update. */
+    @Override
+    boolean reportsUsage() {
+        return true;
+    }
+
     /** The adapter asks for a session title itself (no switch turns that off), at the run's model. */
     @Override
     int sideRequests() {

@@ -69,6 +69,15 @@ abstract class AcpEndToEndCheck {
         return 0;
     }
 
+    /**
+     * Whether the agent sends ACP's optional usage figures (the {@code session/prompt} answer's
+     * {@code usage}, a {@code usage_update} with a cost): then they are the adapter's own figures
+     * in {@code meta.json}, beside the meter's.
+     */
+    boolean reportsUsage() {
+        return false;
+    }
+
     /** The scripted step that writes {@code hello.txt}: the agent's file-writing tool by default. */
     Scenario.Builder writeHello(Scenario.Builder s) {
         return s.writeFile("hello.txt", "hello from acp\n");
@@ -108,6 +117,13 @@ abstract class AcpEndToEndCheck {
         assertThat(tokens.path("input").asLong()).as(run.describe()).isEqualTo(100 + 110 + sideRequests());
         assertThat(tokens.path("output").asLong()).isEqualTo(20 + 5 + sideRequests());
         assertThat(tokens.path("cache_read").asLong()).isEqualTo(30);
+        if (reportsUsage()) { // the agent's own figures stay beside the meter's, which the run's are
+            JsonNode own = run.meta.path("adapter");
+            assertThat(own.path("tokens").path("source").asText()).as(run.describe()).isEqualTo("adapter");
+            assertThat(own.path("tokens").path("output").asLong()).as(run.describe()).isEqualTo(20 + 5);
+            assertThat(own.path("cost").path("source").asText()).as(run.describe()).isEqualTo("cli_estimate");
+            assertThat(own.path("cost").path("usd").decimalValue()).isPositive();
+        }
         assertThat(run.meta.path("served_model").path("answered")).extracting(JsonNode::asText).containsExactly(model);
         assertThat(run.meta.path("summary").asText()).isEqualTo("Wrote hello.txt.");
         assertThat(run.requests).hasSize(2 + sideRequests()).allSatisfy(r -> assertThat(r.model()).isEqualTo(model));

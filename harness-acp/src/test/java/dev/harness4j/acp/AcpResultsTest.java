@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.AuthScheme;
+import dev.harness4j.api.Cost;
 import dev.harness4j.api.Execution;
 import dev.harness4j.api.GitChanges;
 import dev.harness4j.api.HarnessContext;
@@ -12,6 +13,7 @@ import dev.harness4j.api.Invocation;
 import dev.harness4j.api.Outcome;
 import dev.harness4j.api.ResolvedProvider;
 import dev.harness4j.api.Secret;
+import dev.harness4j.api.TokenUsage;
 import dev.harness4j.api.TrajectoryStep;
 import java.net.URI;
 import java.nio.file.Files;
@@ -43,7 +45,38 @@ class AcpResultsTest {
         assertThat(r.outcome()).isEqualTo(Outcome.COMPLETED);
         assertThat(r.summary()).isEqualTo("Wrote it.");
         assertThat(r.sessionId()).isEqualTo("s-9");
-        assertThat(r.tokens()).as("ACP v1 has no per-turn usage").isEqualTo(dev.harness4j.api.TokenUsage.unmeasured());
+        assertThat(r.tokens()).as("the agent sent no usage: unmeasured, never 0").isEqualTo(TokenUsage.unmeasured());
+        assertThat(r.cost()).isNull();
+    }
+
+    @Test
+    void thePromptAnswersUsageAndTheLastUsageUpdatesCostAreTheAgentsOwnFigures() throws Exception {
+        // as claude-agent-acp 0.101.0 sends them: the context's size per update, the session's cost at the end
+        String done = "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"stopReason\":\"end_turn\",\"usage\":"
+                + "{\"inputTokens\":3750,\"outputTokens\":145,\"cachedReadTokens\":0,\"totalTokens\":3895}}}";
+        HarnessResult r = interpret(GitChanges.dirty("abc", 1, 0, "hello.txt"), 0, INIT, NEW,
+                update("{\"sessionUpdate\":\"usage_update\",\"used\":1201,\"size\":200000}"),
+                update("{\"sessionUpdate\":\"usage_update\",\"used\":1290,\"size\":200000,\"cost\":{\"amount\":0.01,\"currency\":\"USD\"}}"),
+                update("{\"sessionUpdate\":\"usage_update\",\"used\":1325,\"size\":200000,\"cost\":{\"amount\":0.022405,\"currency\":\"USD\"}}"),
+                update("{\"sessionUpdate\":\"usage_update\",\"used\":1325,\"size\":200000,\"cost\":{\"amount\":9,\"currency\":\"EUR\"}}"),
+                done);
+
+        assertThat(r.tokens()).isEqualTo(TokenUsage.ofAdapter(3750L, 145L, 0L, null));
+        assertThat(r.tokens().source()).isEqualTo(TokenUsage.Source.ADAPTER);
+        assertThat(r.cost().usd()).isEqualByComparingTo("0.022405");
+        assertThat(r.cost().source()).isEqualTo(Cost.Source.CLI_ESTIMATE);
+
+        HarnessResult followUp = harness.interpret(execution("s-9", GitChanges.dirty("abc", 1, 0, "b.txt"), 0, INIT,
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":null}",
+                update("{\"sessionUpdate\":\"usage_update\",\"used\":9,\"size\":9,\"cost\":{\"amount\":0.05,\"currency\":\"USD\"}}"),
+                done));
+        assertThat(followUp.cost()).as("a loaded session's running total includes earlier runs").isNull();
+        assertThat(followUp.tokens().input()).isEqualTo(3750L);
+
+        HarnessResult odd = interpret(GitChanges.none("abc"), 0, INIT, NEW,
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"stopReason\":\"end_turn\",\"usage\":"
+                        + "{\"inputTokens\":\"many\",\"outputTokens\":-1}}}");
+        assertThat(odd.tokens()).as("garbage figures are absent, not 0").isEqualTo(TokenUsage.unmeasured());
     }
 
     @Test
