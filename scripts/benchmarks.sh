@@ -19,7 +19,7 @@ for n in "${names[@]}"; do
   esac
 done
 bash scripts/install-clis.sh
-MODULES=harness-core,harness-bench,harness-testkit,harness-postgres,harness-cli,examples/app,harness-acp
+MODULES=harness-core,harness-meter,harness-bench,harness-testkit,harness-postgres,harness-cli,examples/app,harness-acp
 echo "[benchmarks] building $MODULES and writing their test class paths" >&2
 mvn -B -q -pl "$MODULES" -am test-compile dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/benchmark.classpath ${HARNESS4J_MVN_ARGS:-}
@@ -32,7 +32,7 @@ tmp="${TMPDIR:-/tmp}"
 for n in "${names[@]}"; do
   if [ $smoke = 1 ]; then
     case $n in
-      overhead)   run harness-core dev.harness4j.core.benchmarks.OverheadBenchmark 2 CLONE "$tmp" ;;
+      overhead)   run harness-meter dev.harness4j.core.benchmarks.OverheadBenchmark 2 CLONE "$tmp" ;;
       isolation)  run harness-core dev.harness4j.core.benchmarks.IsolationBenchmark 50 1 ;;
       supervisor) run harness-core dev.harness4j.core.benchmarks.SupervisorOverheadBenchmark 3 ;;
       sandbox)    run harness-core dev.harness4j.core.benchmarks.SandboxBenchmark 3 harness-core/target ;;
@@ -42,7 +42,7 @@ for n in "${names[@]}"; do
       report)     run harness-bench dev.harness4j.bench.benchmarks.ReportChromiumBenchmark 30 1 ;;
       server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark 3 10 ;;
       matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark 2 1 ;;
-      meter)      JVM_OPTS=-Xmx64m run harness-core dev.harness4j.core.benchmarks.MeterBenchmark 20 1 ;;
+      meter)      JVM_OPTS=-Xmx64m run harness-meter dev.harness4j.core.benchmarks.MeterBenchmark 20 1 ;;
       claude)     run examples/app dev.harness4j.examples.benchmarks.ClaudeRunOverheadBenchmark 1 ;;
       pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 50 1,4 500 ;;
       sandbox-cli) run examples/app dev.harness4j.examples.benchmarks.SandboxCliBenchmark 1 ;;
@@ -54,11 +54,11 @@ for n in "${names[@]}"; do
     continue
   fi
   case $n in
-    overhead)   run harness-core dev.harness4j.core.benchmarks.OverheadBenchmark 30 CLONE "$tmp"
+    overhead)   run harness-meter dev.harness4j.core.benchmarks.OverheadBenchmark 30 CLONE "$tmp"
                 # a run's file system work (checkout, .git, results) costs what the disk charges:
                 # measured again in memory where there is a tmpfs, for comparison
                 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
-                  run harness-core dev.harness4j.core.benchmarks.OverheadBenchmark 30 CLONE /dev/shm
+                  run harness-meter dev.harness4j.core.benchmarks.OverheadBenchmark 30 CLONE /dev/shm
                 fi ;;
     isolation)  run harness-core dev.harness4j.core.benchmarks.IsolationBenchmark 20000 5 ;;
     supervisor) run harness-core dev.harness4j.core.benchmarks.SupervisorOverheadBenchmark 100 ;;
@@ -69,7 +69,7 @@ for n in "${names[@]}"; do
     report)     run harness-bench dev.harness4j.bench.benchmarks.ReportChromiumBenchmark 5000 5 ;;
     server)     run harness-testkit dev.harness4j.testkit.benchmarks.ScriptedModelServerBenchmark ;;
     matrix)     run examples/app dev.harness4j.examples.benchmarks.MatrixOverheadBenchmark ;;
-    meter)      JVM_OPTS=-Xmx64m run harness-core dev.harness4j.core.benchmarks.MeterBenchmark 2000 100 ;;
+    meter)      JVM_OPTS=-Xmx64m run harness-meter dev.harness4j.core.benchmarks.MeterBenchmark 2000 100 ;;
     claude)     run examples/app dev.harness4j.examples.benchmarks.ClaudeRunOverheadBenchmark 10 ;;
     # starts its own PostgreSQL (Debian's postgresql package; scripts/test.sh installs it)
     pg)         run harness-postgres dev.harness4j.postgres.benchmarks.PgQueueBenchmark 1000 1,4,16 100000 ;;

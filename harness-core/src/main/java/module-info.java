@@ -1,7 +1,7 @@
 /**
  * harness4j's run engine: {@link dev.harness4j.core.HarnessRunner} and its records, the result
  * index, providers, the durable queue, and the process supervisor. Implementation lives in
- * {@code dev.harness4j.core.internal.*}, which is not exported (two packages to harness-jobs only).
+ * {@code dev.harness4j.core.internal.*}, which is not exported (two packages to harness-jobs, three to harness-meter only).
  */
 module dev.harness4j.core {
     requires transitive dev.harness4j.api;
@@ -25,6 +25,12 @@ module dev.harness4j.core {
     // job deletes below its state dir (SafeDelete) and scrubs its push's remote credentials (BranchPusher)
     exports dev.harness4j.core.internal to dev.harness4j.jobs;
     exports dev.harness4j.core.internal.workspace to dev.harness4j.jobs;
+    // harness-meter only: its stages share the runner's keys (CoreKeys: services, price, requests.jsonl),
+    // write the bodies where the trajectory reads them (RunTrajectory.BODIES) and redact a gateway's
+    // failure message with the run's secrets (Redactor)
+    exports dev.harness4j.core.internal.run to dev.harness4j.meter;
+    exports dev.harness4j.core.internal.capture to dev.harness4j.meter;
+    exports dev.harness4j.core.internal.trajectory to dev.harness4j.meter;
 
     // providers.json and queue entries are bound by Jackson
     opens dev.harness4j.core.provider to com.fasterxml.jackson.databind;
@@ -33,4 +39,5 @@ module dev.harness4j.core {
     uses dev.harness4j.api.HarnessSource;
     uses dev.harness4j.api.ProviderResolver;
     uses dev.harness4j.core.pipeline.RunStageFactory;
+    uses dev.harness4j.core.stages.WireStages;
 }

@@ -64,8 +64,8 @@ class DistributionIT {
         try (Stream<Path> lib = Files.list(DIST.resolve("lib"))) {
             jars = lib.map(p -> p.getFileName().toString()).sorted().toList();
         }
-        for (String module : List.of("api", "core", "jobs", "bench", "postgres", "cli", "claude", "opencode", "aider", "codex",
-                "gemini", "qwen", "mini-swe-agent")) {
+        for (String module : List.of("api", "core", "meter", "jobs", "bench", "postgres", "cli", "claude", "opencode", "aider",
+                "codex", "gemini", "qwen", "mini-swe-agent")) {
             assertThat(jars).as(module).anyMatch(j -> j.matches("harness-" + module + "-\\d.*\\.jar"));
         }
         assertThat(jars).anyMatch(j -> j.startsWith("slf4j-simple-"));

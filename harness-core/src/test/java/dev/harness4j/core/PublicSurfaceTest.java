@@ -35,9 +35,23 @@ class PublicSurfaceTest {
         assertThat(surface().classesDir().resolve("dev/harness4j/core/internal")).isDirectory();
         assertThat(d.exports().stream().filter(ModuleDescriptor.Exports::isQualified))
                 .as("internal packages are exported only to harness-jobs (jobs live in their own module)")
+                .filteredOn(e -> e.targets().contains("dev.harness4j.jobs"))
                 .allSatisfy(e -> assertThat(e.targets()).containsExactly("dev.harness4j.jobs"))
                 .extracting(ModuleDescriptor.Exports::source)
                 .containsExactlyInAnyOrder("dev.harness4j.core.internal", "dev.harness4j.core.internal.workspace");
+        assertThat(d.exports().stream().filter(ModuleDescriptor.Exports::isQualified))
+                .as("and to harness-meter (the meter lives in its own module)")
+                .filteredOn(e -> !e.targets().contains("dev.harness4j.jobs"))
+                .allSatisfy(e -> assertThat(e.targets()).containsExactly("dev.harness4j.meter"))
+                .extracting(ModuleDescriptor.Exports::source)
+                .containsExactlyInAnyOrder("dev.harness4j.core.internal.run", "dev.harness4j.core.internal.capture",
+                        "dev.harness4j.core.internal.trajectory");
+        assertThat(d.uses()).as("MeterStage and GatewayStage find harness-meter through ServiceLoader")
+                .contains("dev.harness4j.core.stages.WireStages");
+        assertThat(surface().classesDir().resolve("dev/harness4j/core/internal/meter")).as("the meter moved to harness-meter")
+                .doesNotExist();
+        assertThat(surface().classesDir().resolve("dev/harness4j/core/internal/gateway")).as("so did the gateway")
+                .doesNotExist();
         assertThat(surface().classesDir().resolve("dev/harness4j/core/job")).as("jobs moved to harness-jobs").doesNotExist();
         assertThat(d.opens()).allSatisfy(o -> assertThat(o.isQualified()).as("opened only to Jackson").isTrue());
     }

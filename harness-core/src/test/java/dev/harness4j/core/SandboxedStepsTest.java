@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,7 +87,7 @@ class SandboxedStepsTest {
                     assertThat(r.login().status()).isEqualTo(Login.Status.NOT_LOGGED_IN);
                     assertThat(r.login().authMethod()).as("the probe's HOME is the run's own")
                             .startsWith("home=").endsWith("/home").doesNotContain(fakeHome.toString());
-                    assertThat(SandboxTest.meta(r)).contains("\"mode\" : \"bubblewrap\"");
+                    assertThat(meta(r)).contains("\"mode\" : \"bubblewrap\"");
                     assertThat(trace).as("the confined probe's /tmp is its own").doesNotExist();
                 } else {
                     assertThat(r.login().status()).as("unconfined, the same probe reads the key")
@@ -110,10 +111,10 @@ class SandboxedStepsTest {
                     HarnessListener.NONE, ctx -> {
                         Path log = ctx.scratchDir().resolve("check.log");
                         String script = "cat agent.txt\n"
-                                + SandboxTest.attempt("read-ssh", "cat " + fakeHome.resolve(".ssh/id_test") + " 2>&1")
-                                + SandboxTest.attempt("write-baseline", "echo x > " + base.resolve("after.txt") + " 2>&1")
-                                + SandboxTest.attempt("write-real-home", "echo x > " + fakeHome.resolve(marker) + " 2>&1")
-                                + SandboxTest.attempt("connect-host-port", "curl -sS --max-time 5 http://127.0.0.1:"
+                                + attempt("read-ssh", "cat " + fakeHome.resolve(".ssh/id_test") + " 2>&1")
+                                + attempt("write-baseline", "echo x > " + base.resolve("after.txt") + " 2>&1")
+                                + attempt("write-real-home", "echo x > " + fakeHome.resolve(marker) + " 2>&1")
+                                + attempt("connect-host-port", "curl -sS --max-time 5 http://127.0.0.1:"
                                         + other.getLocalPort() + "/ 2>&1")
                                 + "echo checked > checked.txt && echo WROTE-workspace\n"
                                 + "echo 0.5 > \"$REWARD\" && echo WROTE-scratch\n";
@@ -137,4 +138,13 @@ class SandboxedStepsTest {
         }
     }
 
+    /** The run's meta.json; shared with harness-meter's SandboxTest. */
+    static String meta(RunRecord r) throws IOException {
+        return Files.readString(r.resultDir().resolve("meta.json"), StandardCharsets.UTF_8);
+    }
+
+    /** {@code <what> && echo LEAK <name> || echo BLOCKED <name>}. */
+    static String attempt(String name, String what) {
+        return "if " + what + " ; then echo \"LEAK " + name + "\"; else echo \"BLOCKED " + name + "\"; fi\n";
+    }
 }

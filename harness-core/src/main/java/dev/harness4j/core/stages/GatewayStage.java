@@ -1,22 +1,15 @@
 package dev.harness4j.core.stages;
 
-import dev.harness4j.api.NotLoggedInException;
-import dev.harness4j.core.internal.capture.Redactor;
-import dev.harness4j.core.internal.gateway.GatewayAccounting;
-import dev.harness4j.core.internal.gateway.GatewayRun;
+import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.core.internal.run.CoreKeys;
 import dev.harness4j.core.pipeline.RunChain;
-import dev.harness4j.core.pipeline.RunContext;
-import dev.harness4j.core.pipeline.RunKeys;
 import dev.harness4j.core.pipeline.RunOutcome;
-import dev.harness4j.core.pipeline.RunSecrets;
 import dev.harness4j.core.pipeline.RunStage;
-import dev.harness4j.core.pipeline.RunStore;
 import dev.harness4j.core.pipeline.Slot;
 import dev.harness4j.core.provider.GatewayOptions;
+import dev.harness4j.core.provider.Providers;
+import java.util.List;
 import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Accounts runs on a provider with a gateway ({@code "gateway": {"type": "litellm", ...}} in
@@ -24,12 +17,16 @@ import org.slf4j.LoggerFactory;
  * configured one), the run's spend read after it until two consecutive reads agree (tokens with
  * source {@code gateway}), the key revoked; {@code meta.json}'s {@code gateway} says how it went.
  * No gateway failure fails a run. A run on a provider without a gateway is left alone.
+ *
+ * <p>This class holds the options; the accounting is in harness-meter ({@code
+ * dev.harness4j:harness-meter}), found through {@link java.util.ServiceLoader} ({@link WireStages}).
+ * Without it a run on a provider with a gateway keeps the configured key and its note says the
+ * spend was not settled.
  */
 public final class GatewayStage implements RunStage {
-    private static final Logger log = LoggerFactory.getLogger(GatewayStage.class);
-
     private final GatewayOptions options;
-    private GatewayAccounting accounting; // made with the first run's resolvers; guarded by this
+    private RunStage delegate; // harness-meter's, made by the first run; guarded by this
+    private boolean looked; // whether the first run looked for it; guarded by this
 
     private GatewayStage(GatewayOptions options) {
         this.options = options;
@@ -62,52 +59,44 @@ public final class GatewayStage implements RunStage {
 
     @Override
     public RunOutcome run(RunChain chain) throws InterruptedException {
-        RunContext run = chain.run();
-        RunStore store = chain.store();
-        GatewayRun gateway = accounting(chain).open(run.provider().name(), run.runId(), run.spec());
-        if (!gateway.active()) {
-            return chain.proceed();
+        RunStage working = delegate();
+        if (working != null) {
+            return working.run(chain);
         }
-        RunSecrets secrets = store.require(RunKeys.SECRETS);
-        secrets.addAll(gateway.secrets()); // redacted from transcripts, events and meta.json
-        store.put(RunKeys.PROVIDER, gateway.provider(store.require(RunKeys.PROVIDER)));
-        RunOutcome out;
-        try {
-            out = chain.proceed();
-        } catch (NotLoggedInException | Error e) { // no result: only revoke the key
-            settle(chain, gateway, false);
-            throw e;
+        if (hasGateway(chain.store().require(CoreKeys.SERVICES).providers(), chain.run().provider().name())) {
+            chain.outcome().note("gateway: spend not settled: harness-meter is not on the class path; add "
+                    + WireLookup.ARTIFACT + " to mint a per-run key and read the run's spend (the run used the "
+                    + "provider's configured key)");
         }
-        settle(chain, gateway, out.harnessRan());
-        return out;
+        return chain.proceed();
     }
 
-    /** Reads the gateway's spend for the run and revokes its key; never fails the run. */
-    private void settle(RunChain chain, GatewayRun gateway, boolean ran) {
-        RunOutcome out = chain.outcome();
-        try {
-            GatewayRun.Applied applied = gateway.finish(out.result(), chain.store().get(CoreKeys.WIRE).orElse(null),
-                    chain.run().model(), ran);
-            if (applied.result() != null) {
-                out.result(applied.result());
+    /** Whether the resolver that answers for the provider, as a run resolves it, gives it a gateway. */
+    private static boolean hasGateway(List<ProviderResolver> resolvers, String provider) {
+        for (ProviderResolver r : resolvers) {
+            if (r.providerNames().contains(provider)) {
+                return r instanceof Providers p && p.config(provider).filter(c -> c.gateway() != null).isPresent();
             }
-            applied.notes().forEach(out::note);
-            out.section("gateway", applied.section());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            out.note("gateway: interrupted while reading the run's spend; tokens are not the gateway's");
-        } catch (RuntimeException e) {
-            String message = Redactor.of(chain.store().require(RunKeys.SECRETS).values())
-                    .redact(String.valueOf(e.getMessage()));
-            log.warn("run {}: gateway accounting failed: {}", chain.run().runId(), message);
-            out.note("gateway: accounting failed (" + e.getClass().getSimpleName() + ": " + message + ")");
         }
+        return false;
     }
 
-    private synchronized GatewayAccounting accounting(RunChain chain) {
-        if (accounting == null) {
-            accounting = new GatewayAccounting(chain.store().require(CoreKeys.SERVICES).providers(), options);
+    /** harness-meter's stage for these options, looked for once; null (warned once) when it is missing. */
+    private synchronized RunStage delegate() {
+        if (!looked) {
+            looked = true;
+            delegate = WireLookup.find().map(w -> w.gateway(options)).orElse(null);
+            if (delegate == null) {
+                WireLookup.warnMissing();
+            }
         }
-        return accounting;
+        return delegate;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (delegate != null) {
+            delegate.close();
+        }
     }
 }

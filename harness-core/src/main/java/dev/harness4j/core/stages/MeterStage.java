@@ -1,33 +1,10 @@
 package dev.harness4j.core.stages;
 
-import dev.harness4j.api.ResolvedProvider;
-import dev.harness4j.api.Secret;
-import dev.harness4j.api.Termination;
-import dev.harness4j.core.MeterSummary;
-import dev.harness4j.core.internal.meter.BodyRecorder;
-import dev.harness4j.core.internal.meter.Meter;
-import dev.harness4j.core.internal.meter.MeterReport;
-import dev.harness4j.core.internal.meter.MeterRun;
-import dev.harness4j.core.internal.meter.WireStop;
-import dev.harness4j.core.internal.meter.RequestRecord;
-import dev.harness4j.core.internal.meter.WireTruth;
-import dev.harness4j.core.internal.run.CoreKeys;
-import dev.harness4j.core.internal.trajectory.RunTrajectory;
-import dev.harness4j.api.ProviderResolver;
 import dev.harness4j.core.pipeline.RunChain;
-import dev.harness4j.core.pipeline.RunContext;
-import dev.harness4j.core.pipeline.RunControl;
-import dev.harness4j.core.pipeline.RunKeys;
 import dev.harness4j.core.pipeline.RunOutcome;
 import dev.harness4j.core.pipeline.RunStage;
-import dev.harness4j.core.pipeline.RunStore;
 import dev.harness4j.core.pipeline.Slot;
-import dev.harness4j.core.provider.ModelPrice;
 import dev.harness4j.core.provider.PriceList;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -48,12 +25,16 @@ import java.util.Optional;
  * key was: {@code {"held_by": "meter"}}, {@code "none"} for a keyless provider, {@code "agent
  * environment"} for the CLI's own login.
  *
+ * <p>This class holds the settings; the meter itself is in harness-meter ({@code
+ * dev.harness4j:harness-meter}), found through {@link java.util.ServiceLoader} ({@link WireStages}).
+ * Without it a run is unmetered and says so: a warning once per JVM, and a note on each run whose
+ * provider has an endpoint (tokens and cost stay the adapter's, never 0).
+ *
  * <pre>{@code
  * HarnessRunner.builder().stage(MeterStage.builder().recordBodies(true).stopAfterRateLimits(3).build())
  * }</pre>
  */
 public final class MeterStage implements RunStage {
-    private static final String REQUESTS = "requests.jsonl";
     private static final String CREDENTIAL = "credential";
     private static final String HELD_BY = "held_by";
 
@@ -62,7 +43,8 @@ public final class MeterStage implements RunStage {
     private final boolean stopOnAuthFailure;
     private final Integer stopAfterServerErrors;
     private final PriceList prices;
-    private Meter meter; // started by the first metered run; guarded by this
+    private RunStage delegate; // harness-meter's, made by the first run; guarded by this
+    private boolean looked; // whether the first run looked for it; guarded by this
     private boolean closed; // guarded by this
 
     private MeterStage(Builder b) {
@@ -95,7 +77,7 @@ public final class MeterStage implements RunStage {
 
     /** Returns how many failed model requests in a row (5xx or no answer) stop a run. */
     public int stopAfterServerErrors() {
-        return stopAfterServerErrors != null ? stopAfterServerErrors : WireStop.DEFAULT_SERVER_ERRORS;
+        return stopAfterServerErrors != null ? stopAfterServerErrors : WireStages.DEFAULT_SERVER_ERRORS;
     }
 
     /** Returns the price table. */
@@ -115,119 +97,45 @@ public final class MeterStage implements RunStage {
 
     @Override
     public RunOutcome run(RunChain chain) throws InterruptedException {
-        RunContext run = chain.run();
-        RunStore store = chain.store();
-        if (!run.harness().needsProvider()) { // a reference harness (nop, oracle): no model, nothing to meter
+        RunStage working = delegate();
+        if (working != null) {
+            return working.run(chain);
+        }
+        if (!chain.run().harness().needsProvider()) { // a reference harness (nop, oracle): nothing to meter
             chain.outcome().section(CREDENTIAL, Map.of(HELD_BY, "none"));
-            return chain.proceed();
-        }
-        if (run.provider().usesCliLogin()) {
-            chain.outcome().note("the wire was not metered: provider " + run.provider().name() + " is the CLI's own "
-                    + "login and has no endpoint to proxy; tokens, cost and served model are the adapter's");
+        } else if (chain.run().provider().usesCliLogin()) {
+            chain.outcome().note("the wire was not metered: provider " + chain.run().provider().name() + " is the "
+                    + "CLI's own login and has no endpoint to proxy; tokens, cost and served model are the adapter's");
             chain.outcome().section(CREDENTIAL, Map.of(HELD_BY, "agent environment"));
-            return chain.proceed();
+        } else {
+            chain.outcome().note(WireLookup.UNMETERED);
         }
-        String model = run.model();
-        ModelPrice price = price(store.require(CoreKeys.SERVICES).providers(), run.provider().name(), model)
-                .orElse(null);
-        if (price != null) {
-            store.put(CoreKeys.PRICE, price);
-        }
-        RunControl control = chain.control();
-        WireStop wireStop = WireStop.of(new WireStop.Rules(stopAfterRateLimits, stopOnAuthFailure,
-                stopAfterServerErrors), run.harness(), control::stop);
-        MeterRun.Hooks hooks = new MeterRun.Hooks() {
-            @Override
-            public void activity() {
-                control.activity();
-            }
-
-            @Override
-            public void budgetPassed(String reason) {
-                control.stop(new Termination(Termination.Kind.BUDGET, reason));
-            }
-
-            @Override
-            public void requestEnded(RequestRecord r) {
-                wireStop.ended(r);
-            }
-        };
-        Path io = store.require(RunKeys.IO_DIR);
-        Meter m = meter();
-        MeterRun metered = open(m, run, store.require(RunKeys.PROVIDER), hooks, price, io);
-        Secret token = metered.provider().secret(); // in place of the real key, which stays in the meter
-        store.require(RunKeys.SECRETS).add(token == null ? null : token.reveal());
-        chain.outcome().section(CREDENTIAL, Map.of(HELD_BY, token == null ? "none" : "meter"));
-        store.put(RunKeys.PROVIDER, metered.provider());
-        store.put(RunKeys.METER_PORT, m.port());
-        store.put(CoreKeys.REQUESTS, io.resolve(REQUESTS));
-        RunOutcome out;
-        MeterReport wire;
-        try {
-            out = chain.proceed();
-        } finally {
-            wire = metered.finish();
-            store.put(CoreKeys.WIRE, wire);
-        }
-        if (out.process() != null) {
-            out.meter(new MeterSummary(wire.requests(), wire.modelRequests(), wire.measuredRequests(), wire.tokens(),
-                    wire.answered(), wire.budgetPassed()));
-        }
-        if (!out.aborted() && out.harnessRan()) {
-            WireTruth.Applied applied = WireTruth.apply(out.result(), wire, model, price, out.termination(),
-                    run.harness().completionMode());
-            out.result(wireStop.settle(applied.result()));
-            applied.notes().forEach(out::note);
-        }
-        return out;
+        return chain.proceed();
     }
 
-    private MeterRun open(Meter m, RunContext run, ResolvedProvider seen, MeterRun.Hooks hooks, ModelPrice price,
-            Path io) {
-        try {
-            if (recordBodies) {
-                return m.open(run.runId(), seen, hooks, run.spec().limits(), price, io.resolve(REQUESTS),
-                        io.resolve(RunTrajectory.BODIES), BodyRecorder.MAX_BODY_BYTES);
-            }
-            return m.open(run.runId(), seen, hooks, run.spec().limits(), price, io.resolve(REQUESTS));
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not open the run's requests.jsonl in " + io, e);
-        }
-    }
-
-    /**
-     * The price of a model: this stage's table, else the first resolver that is also a {@link
-     * PriceList} and knows it; empty when none does.
-     */
-    private Optional<ModelPrice> price(List<ProviderResolver> resolvers, String provider, String model) {
-        Optional<ModelPrice> p = prices.price(provider, model);
-        for (ProviderResolver r : resolvers) {
-            if (p.isPresent()) {
-                break;
-            }
-            if (r instanceof PriceList list) {
-                p = list.price(provider, model);
-            }
-        }
-        return p;
-    }
-
-    /** The meter, started on first use. */
-    private synchronized Meter meter() {
+    /** harness-meter's stage for these settings, looked for once; null (warned once) when it is missing. */
+    private synchronized RunStage delegate() {
         if (closed) {
             throw new IllegalStateException("this HarnessRunner is closed");
         }
-        if (meter == null) {
-            meter = Meter.start();
+        if (!looked) {
+            looked = true;
+            delegate = WireLookup.find()
+                    .map(w -> w.meter(new WireStages.MeterSettings(recordBodies, stopAfterRateLimits,
+                            stopOnAuthFailure, stopAfterServerErrors, prices)))
+                    .orElse(null);
+            if (delegate == null) {
+                WireLookup.warnMissing();
+            }
         }
-        return meter;
+        return delegate;
     }
 
     @Override
     public synchronized void close() {
         closed = true;
-        if (meter != null) {
-            meter.close();
+        if (delegate != null) {
+            delegate.close();
         }
     }
 

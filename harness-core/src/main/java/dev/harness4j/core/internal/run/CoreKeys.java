@@ -3,7 +3,6 @@ package dev.harness4j.core.internal.run;
 import dev.harness4j.api.Execution;
 import dev.harness4j.core.RunRecord;
 import dev.harness4j.core.internal.capture.EventLog;
-import dev.harness4j.core.internal.meter.MeterReport;
 import dev.harness4j.core.internal.workspace.CapturedChanges;
 import dev.harness4j.core.internal.workspace.Workspace;
 import dev.harness4j.core.pipeline.Key;
@@ -48,8 +47,6 @@ public final class CoreKeys {
     public static final Key<Confinement> CONFINEMENT = Key.named("core.confinement");
     /** The confinement of an after-harness command with a scratch dir of its own; published by the sandbox stage. */
     public static final Key<Function<Path, Confinement>> STEP_CONFINEMENT = Key.named("core.step-confinement");
-    /** What the wire showed, once the meter closed; published by the meter stage. */
-    public static final Key<MeterReport> WIRE = Key.named("core.wire");
     /** The meter's {@code requests.jsonl}; published by the meter stage. */
     public static final Key<Path> REQUESTS = Key.named("core.requests");
     /** The model's price, when known; published by the meter stage. */
