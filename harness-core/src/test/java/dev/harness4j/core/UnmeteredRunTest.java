@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.harness4j.api.Outcome;
+import dev.harness4j.api.ApiStyle;
 import dev.harness4j.api.RunSpec;
+import dev.harness4j.core.provider.ProviderConfig;
+import dev.harness4j.core.provider.Providers;
+import java.util.Map;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +44,27 @@ class UnmeteredRunTest {
                 assertThat(meta.get("meter").isNull()).isTrue();
                 assertThat(meta.toString()).contains("unmetered: harness-meter is not on the class path");
             }
+        }
+    }
+
+    @Test
+    void withoutHarnessMeterARunOnAGatewaySaysItsSpendWasNotSettled() throws Exception {
+        ProviderConfig litellm = ProviderConfig.builder("litellm").apiStyles(ApiStyle.OPENAI)
+                .baseUrl("http://127.0.0.1:9").keyOptional().defaultModel("m1")
+                .gateway(ProviderConfig.Gateway.litellm("LITELLM_MASTER_KEY")).build();
+        try (HarnessRunner r = HarnessRunner.builder().stateDir(tmp.resolve("state"))
+                .registry(HarnessRegistry.builder().add(new ShellHarness()).build())
+                .providers(Providers.builder().add(litellm).environment(Map.of("LITELLM_MASTER_KEY", "sk-master"))
+                        .build()).build()) {
+            RunRecord rec = r.run(RunSpec.builder(ShellHarness.ID, "litellm").model("m1").prompt("p")
+                    .baseline(repo(tmp.resolve("base"))).option("script", "echo w > w.txt").build());
+            assertThat(rec.result().outcome()).isEqualTo(Outcome.COMPLETED);
+            assertThat(rec.result().tokens().isMeasured()).isFalse();
+            assertThat(rec.notes()).anyMatch(n -> n.startsWith("gateway: spend not settled: harness-meter is not on "
+                    + "the class path; add dev.harness4j:harness-meter"))
+                    .anyMatch(n -> n.startsWith("unmetered: harness-meter is not on the class path"));
+            JsonNode meta = new ObjectMapper().readTree(rec.metaFile().toFile());
+            assertThat(meta.has("gateway")).as("nothing was settled").isFalse();
         }
     }
 }

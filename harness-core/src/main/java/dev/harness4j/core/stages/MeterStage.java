@@ -97,20 +97,22 @@ public final class MeterStage implements RunStage {
 
     @Override
     public RunOutcome run(RunChain chain) throws InterruptedException {
-        RunStage working = delegate();
-        if (working != null) {
-            return working.run(chain);
-        }
-        if (!chain.run().harness().needsProvider()) { // a reference harness (nop, oracle): nothing to meter
+        if (!chain.run().harness().needsProvider()) { // a reference harness (nop, oracle): no model, nothing to meter
             chain.outcome().section(CREDENTIAL, Map.of(HELD_BY, "none"));
-        } else if (chain.run().provider().usesCliLogin()) {
+            return chain.proceed();
+        }
+        if (chain.run().provider().usesCliLogin()) {
             chain.outcome().note("the wire was not metered: provider " + chain.run().provider().name() + " is the "
                     + "CLI's own login and has no endpoint to proxy; tokens, cost and served model are the adapter's");
             chain.outcome().section(CREDENTIAL, Map.of(HELD_BY, "agent environment"));
-        } else {
-            chain.outcome().note(WireLookup.UNMETERED);
+            return chain.proceed();
         }
-        return chain.proceed();
+        RunStage working = delegate();
+        if (working == null) {
+            chain.outcome().note(WireLookup.UNMETERED);
+            return chain.proceed();
+        }
+        return working.run(chain);
     }
 
     /** harness-meter's stage for these settings, looked for once; null (warned once) when it is missing. */

@@ -27,9 +27,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The working {@code MeterStage}: the provider's base URL points at the loopback meter (started
- * with the first run, closed with the runner), the wire's figures become the run's, and the wire
- * stops act through the guard. Thread-safe: one instance serves every run of a runner.
+ * The working {@code MeterStage}, for runs whose provider has an endpoint ({@code MeterStage} itself
+ * answers for a harness without a provider and a CLI's own login): the provider's base URL points
+ * at the loopback meter (started with the first run, closed with the runner), the wire's figures
+ * become the run's, and the wire stops act through the guard. Thread-safe: one instance serves
+ * every run of a runner.
  */
 public final class MeterRunStage implements RunStage {
     private static final String REQUESTS = "requests.jsonl";
@@ -55,24 +57,9 @@ public final class MeterRunStage implements RunStage {
     }
 
     @Override
-    public String name() {
-        return slot().wireName();
-    }
-
-    @Override
     public RunOutcome run(RunChain chain) throws InterruptedException {
         RunContext run = chain.run();
         RunStore store = chain.store();
-        if (!run.harness().needsProvider()) { // a reference harness (nop, oracle): no model, nothing to meter
-            chain.outcome().section(CREDENTIAL, Map.of(HELD_BY, "none"));
-            return chain.proceed();
-        }
-        if (run.provider().usesCliLogin()) {
-            chain.outcome().note("the wire was not metered: provider " + run.provider().name() + " is the CLI's own "
-                    + "login and has no endpoint to proxy; tokens, cost and served model are the adapter's");
-            chain.outcome().section(CREDENTIAL, Map.of(HELD_BY, "agent environment"));
-            return chain.proceed();
-        }
         String model = run.model();
         ModelPrice price = price(store.require(CoreKeys.SERVICES).providers(), run.provider().name(), model)
                 .orElse(null);

@@ -43,11 +43,6 @@ public final class GatewayRunStage implements RunStage {
     }
 
     @Override
-    public String name() {
-        return slot().wireName();
-    }
-
-    @Override
     public RunOutcome run(RunChain chain) throws InterruptedException {
         RunContext run = chain.run();
         RunStore store = chain.store();
