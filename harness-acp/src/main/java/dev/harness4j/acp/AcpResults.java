@@ -23,7 +23,8 @@ import dev.harness4j.api.support.Outcomes;
  *   <li>tokens and cost: the agent's own figures, beside the meter's (which stay the trusted ones):
  *       tokens from the {@code session/prompt} response's {@code usage} ({@code inputTokens},
  *       {@code outputTokens}, {@code cachedReadTokens}, {@code cachedWriteTokens}; each absent when
- *       the agent did not say), cost from the last {@code usage_update} notification's {@code cost}
+ *       the agent did not say; all zero, as mistral-vibe answers a turn no model answered, is
+ *       unmeasured), cost from the last {@code usage_update} notification's {@code cost}
  *       in USD (a CLI estimate; the session's running total, so not taken on a follow-up, whose
  *       session began in an earlier run); unmeasured when the agent sends neither (ACP v1 makes
  *       them optional).
@@ -158,8 +159,12 @@ final class AcpResults {
             } else if (id == AcpSession.PROMPT_ID) {
                 stopReason = m.path("result").path("stopReason").asText("end_turn");
                 JsonNode usage = m.path("result").path("usage");
-                tokens = TokenUsage.ofAdapter(count(usage, "inputTokens"), count(usage, "outputTokens"),
-                        count(usage, "cachedReadTokens"), count(usage, "cachedWriteTokens"));
+                Long in = count(usage, "inputTokens");
+                Long out = count(usage, "outputTokens");
+                if ((in != null && in > 0) || (out != null && out > 0)) { // all zero: a turn no model answered
+                    tokens = TokenUsage.ofAdapter(in, out, count(usage, "cachedReadTokens"),
+                            count(usage, "cachedWriteTokens"));
+                }
             }
         }
 

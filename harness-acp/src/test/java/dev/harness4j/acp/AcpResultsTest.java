@@ -77,6 +77,10 @@ class AcpResultsTest {
                 "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"stopReason\":\"end_turn\",\"usage\":"
                         + "{\"inputTokens\":\"many\",\"outputTokens\":-1}}}");
         assertThat(odd.tokens()).as("garbage figures are absent, not 0").isEqualTo(TokenUsage.unmeasured());
+        HarnessResult zero = interpret(GitChanges.none("abc"), 0, INIT, NEW, // mistral-vibe 3.0.2 at a failing endpoint
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"stopReason\":\"end_turn\",\"usage\":"
+                        + "{\"inputTokens\":0,\"outputTokens\":0,\"totalTokens\":0}}}");
+        assertThat(zero.tokens()).as("a turn no model answered: unmeasured, never 0").isEqualTo(TokenUsage.unmeasured());
     }
 
     @Test
